@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level targets of the QUIC repository. The kernel tree and every build
+# directory live under .build/ (see scripts/prepare-tree.sh).
+
+.PHONY: all check kunit kunit-arm64 kunit-um static prepare help
+
+all: help
+
+help:
+	@echo "make check        every KUnit suite on x86_64 and arm64 + static checks"
+	@echo "make kunit        KUnit suites on x86_64 (KASAN, UBSAN, lockdep)"
+	@echo "make kunit-arm64  KUnit suites on arm64"
+	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
+	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
+	@echo "make prepare      install packages and prepare .build/linux"
+
+prepare:
+	./scripts/deps.sh
+	./scripts/prepare-tree.sh
+
+check:
+	./scripts/check.py
+
+kunit:
+	./kunit.py run --arch=x86_64
+
+kunit-arm64:
+	./kunit.py run --arch=arm64
+
+kunit-um:
+	./kunit.py run --arch=um
+
+static:
+	CHECK_ARCHES= ./scripts/check.py

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every KUnit suite on x86_64 and arm64, then the static
+# checks (checkpatch --strict, W=1 + sparse, kernel-doc) on our sources.
+# Ends with one line "check: N passed, N failed": KUnit cases counted from
+# the KTAP results, each static check counted as one test.
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREE = os.path.join(ROOT, '.build', 'linux')
+SUMMARY = re.compile(r'Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?')
+
+passed = 0
+failed = 0
+report = []
+
+
+def ours(patterns):
+	files = []
+	for p in patterns:
+		files += sorted(glob.glob(os.path.join(ROOT, p), recursive=True))
+	return [os.path.relpath(f, ROOT) for f in files]
+
+
+def step(name, fn):
+	global passed, failed
+	start = time.monotonic()
+	print(f'==> {name}', flush=True)
+	p, f = fn()
+	secs = time.monotonic() - start
+	passed += p
+	failed += f
+	report.append(f'{name}: {p} passed, {f} failed ({secs:.0f} s)')
+	print(f'<== {report[-1]}', flush=True)
+
+
+def kunit(arch):
+	def run():
+		proc = subprocess.run([os.path.join(ROOT, 'kunit.py'), 'run', f'--arch={arch}'],
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+		sys.stdout.write(proc.stdout)
+		m = None
+		for m in SUMMARY.finditer(proc.stdout):
+			pass
+		if not m:
+			# No results at all (build or boot failure): one failure.
+			return 0, 1
+		p = int(m.group(2))
+		f = int(m.group(3) or 0)
+		if proc.returncode and not f:
+			f = 1
+		return p, f
+	return run
+
+
+def checkpatch():
+	files = ours(['net/quic/**/*.[ch]', 'include/linux/quic.h', 'include/uapi/linux/quic.h'])
+	proc = subprocess.run(['scripts/checkpatch.pl', '--strict', '--no-tree', '--terse',
+			       '--max-line-length=100', '--show-types', '-f'] + files,
+			      cwd=TREE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	bad = [l for l in proc.stdout.splitlines() if re.search(r': (ERROR|WARNING|CHECK):', l)]
+	for l in bad:
+		print(l)
+	return (0, 1) if bad else (1, 0)
+
+
+def sparse_w1():
+	proc = subprocess.run([os.path.join(ROOT, 'scripts', 'compile-one.sh')],
+			      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	out = proc.stdout
+	bad = [l for l in out.splitlines()
+	       if 'net/quic/' in l and re.search(r'(warning|error):', l)]
+	for l in bad:
+		print(l)
+	if proc.returncode:
+		print(out[-4000:])
+	return (0, 1) if bad or proc.returncode else (1, 0)
+
+
+def kernel_doc():
+	files = ours(['net/quic/**/*.[ch]', 'include/linux/quic.h', 'include/uapi/linux/quic.h'])
+	proc = subprocess.run(['scripts/kernel-doc', '-none', '-Wall'] + files, cwd=TREE,
+			      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	out = proc.stdout.strip()
+	if out:
+		print(out)
+	return (0, 1) if out or proc.returncode else (1, 0)
+
+
+def main():
+	subprocess.run([os.path.join(ROOT, 'scripts', 'deps.sh')], check=True)
+	subprocess.run([os.path.join(ROOT, 'scripts', 'prepare-tree.sh')], check=True)
+	arches = os.environ.get('CHECK_ARCHES', 'x86_64 arm64').split()
+	for arch in arches:
+		step(f'kunit {arch}', kunit(arch))
+	step('checkpatch --strict', checkpatch)
+	step('W=1 C=2 (sparse) net/quic', sparse_w1)
+	step('kernel-doc -Wall', kernel_doc)
+	print('\n'.join(report))
+	print(f'check: {passed} passed, {failed} failed')
+	return 1 if failed else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
