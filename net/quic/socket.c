@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC socket: creation and destruction, memory accounting, the proto and
+ * proto_ops tables, and SOL_QUIC socket option dispatch.
+ *
+ * Socket options that only store settings for the handshake (config,
+ * transport parameters, ALPN, token, session ticket, events) work now; the
+ * ones that act on a connection arrive with the data path and return
+ * -EOPNOTSUPP until then (docs/socket.md lists them).
+ */
+
+#include <linux/poll.h>
+#include <net/inet_common.h>
+#include <net/sock.h>
+#include <net/transp_v6.h>
+#include <uapi/linux/tls.h>
+
+#include "socket.h"
+
+static DEFINE_PER_CPU(int, quic_memory_per_cpu_fw_alloc);
+static unsigned long quic_memory_pressure;
+static atomic_long_t quic_memory_allocated;
+
+/* The uapi structures are ABI: fail the build if any of them changes shape. */
+#define QUIC_CHECK_LAYOUT(type, size)	static_assert(sizeof(type) == (size))
+#define QUIC_CHECK_OFFSET(type, field, off) static_assert(offsetof(type, field) == (off))
+
+QUIC_CHECK_LAYOUT(struct quic_handshake_info, 1);
+QUIC_CHECK_OFFSET(struct quic_stream_info, stream_flags, 8);
+QUIC_CHECK_LAYOUT(struct quic_stream_info, ALIGN(12, __alignof__(s64)));
+QUIC_CHECK_OFFSET(struct quic_transport_param, active_connection_id_limit, 6);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_datagram_frame_size, 8);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_udp_payload_size, 10);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_idle_timeout, 12);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_ack_delay, 16);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_streams_bidi, 20);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_streams_uni, 22);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_data, 24);
+QUIC_CHECK_OFFSET(struct quic_transport_param, max_stream_data_uni, 48);
+QUIC_CHECK_LAYOUT(struct quic_transport_param, 64);
+QUIC_CHECK_OFFSET(struct quic_config, payload_cipher_type, 12);
+QUIC_CHECK_OFFSET(struct quic_config, congestion_control_algo, 16);
+QUIC_CHECK_OFFSET(struct quic_config, certificate_request, 20);
+QUIC_CHECK_LAYOUT(struct quic_config, 24);
+QUIC_CHECK_OFFSET(struct quic_crypto_secret, type, 4);
+QUIC_CHECK_OFFSET(struct quic_crypto_secret, secret, 8);
+QUIC_CHECK_LAYOUT(struct quic_crypto_secret, 56);
+QUIC_CHECK_OFFSET(struct quic_errinfo, errcode, 8);
+QUIC_CHECK_LAYOUT(struct quic_errinfo, ALIGN(12, __alignof__(s64)));
+QUIC_CHECK_OFFSET(struct quic_connection_id_info, active, 4);
+QUIC_CHECK_OFFSET(struct quic_connection_id_info, prior_to, 8);
+QUIC_CHECK_LAYOUT(struct quic_connection_id_info, 12);
+QUIC_CHECK_LAYOUT(struct quic_event_option, 2);
+QUIC_CHECK_OFFSET(struct quic_stream_update, state, 8);
+QUIC_CHECK_OFFSET(struct quic_stream_update, errcode, 12);
+QUIC_CHECK_OFFSET(struct quic_stream_update, finalsz, 16);
+QUIC_CHECK_LAYOUT(struct quic_stream_update, 24);
+QUIC_CHECK_LAYOUT(struct quic_stream_max_data, 16);
+QUIC_CHECK_OFFSET(struct quic_connection_close, frame, 4);
+QUIC_CHECK_OFFSET(struct quic_connection_close, phrase, 5);
+QUIC_CHECK_LAYOUT(struct quic_connection_close, 8);
+QUIC_CHECK_LAYOUT(union quic_event, 24);
+static_assert(QUIC_CRYPTO_MAX == 4 && QUIC_EVENT_MAX == 9 && QUIC_CONG_ALG_MAX == 2);
+static_assert(QUIC_TRANSPORT_ERROR_NO_VIABLE_PATH == 0x10);
+static_assert(QUIC_STREAM_RECV_STATE_RESET_READ == 11);
+
+/**
+ * quic_set_state - move a socket to a new state, keeping the MIBs right
+ * @sk: the socket (locked by the caller)
+ * @state: one of enum quic_state
+ */
+void quic_set_state(struct sock *sk, int state)
+{
+	struct net *net = sock_net(sk);
+
+	if (sk->sk_state == state)
+		return;
+
+	if (state == QUIC_SS_ESTABLISHED)
+		QUIC_INC_STATS(net, QUIC_MIB_CONN_CURRENTESTABS);
+	else if (quic_is_established(sk))
+		QUIC_DEC_STATS(net, QUIC_MIB_CONN_CURRENTESTABS);
+
+	if (state == QUIC_SS_CLOSED)
+		sk->sk_prot->unhash(sk);
+
+	inet_sk_set_state(sk, state);
+	sk->sk_state_change(sk);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_set_state);
+
+static bool quic_is_bool(u8 v)
+{
+	return v <= 1;
+}
+
+/**
+ * quic_param_validate - check transport parameters against RFC 9000 18.2
+ * @p: parameters from userspace (or decoded from the peer)
+ *
+ * Return: 0, or -EINVAL for a value the RFC forbids: ack_delay_exponent
+ * above 20, max_ack_delay of 2^14 ms or more, active_connection_id_limit
+ * below 2, max_udp_payload_size outside 1200..65527, flow control limits
+ * above 2^62 - 1, flags other than 0/1, or non-zero reserved bytes.
+ */
+int quic_param_validate(const struct quic_transport_param *p)
+{
+	if (!quic_is_bool(p->remote) || !quic_is_bool(p->disable_active_migration) ||
+	    !quic_is_bool(p->grease_quic_bit) || !quic_is_bool(p->stateless_reset) ||
+	    !quic_is_bool(p->disable_1rtt_encryption) ||
+	    !quic_is_bool(p->disable_compatible_version))
+		return -EINVAL;
+	if (p->ack_delay_exponent > QUIC_MAX_ACK_DELAY_EXPONENT)
+		return -EINVAL;
+	if (p->max_ack_delay >= QUIC_MAX_ACK_DELAY)
+		return -EINVAL;
+	if (p->active_connection_id_limit < QUIC_DEF_ACTIVE_CONN_ID_LIMIT)
+		return -EINVAL;
+	if (p->max_udp_payload_size < QUIC_MIN_UDP_PAYLOAD ||
+	    p->max_udp_payload_size > QUIC_MAX_UDP_PAYLOAD)
+		return -EINVAL;
+	if (p->max_data > QUIC_VARINT_MAX || p->max_stream_data_bidi_local > QUIC_VARINT_MAX ||
+	    p->max_stream_data_bidi_remote > QUIC_VARINT_MAX ||
+	    p->max_stream_data_uni > QUIC_VARINT_MAX)
+		return -EINVAL;
+	if (p->reserved)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_validate);
+
+/**
+ * quic_config_validate - check a socket configuration from userspace
+ * @c: the configuration (zero version and RTT already replaced by defaults)
+ *
+ * Return: 0, or -EINVAL for an unknown version, congestion algorithm or
+ * cipher, an initial RTT outside 1 ms..60 s, a PLPMTUD probe interval below
+ * 5 s (0 disables probing), flags other than 0/1 or non-zero reserved bytes.
+ */
+int quic_config_validate(const struct quic_config *c)
+{
+	if (c->version != QUIC_VERSION_V1 && c->version != QUIC_VERSION_V2)
+		return -EINVAL;
+	if (c->congestion_control_algo >= QUIC_CONG_ALG_MAX)
+		return -EINVAL;
+	switch (c->payload_cipher_type) {
+	case 0:	/* let the handshake choose */
+	case TLS_CIPHER_AES_GCM_128:
+	case TLS_CIPHER_AES_GCM_256:
+	case TLS_CIPHER_AES_CCM_128:
+	case TLS_CIPHER_CHACHA20_POLY1305:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (c->initial_smoothed_rtt < QUIC_MIN_INITIAL_RTT ||
+	    c->initial_smoothed_rtt > QUIC_MAX_INITIAL_RTT)
+		return -EINVAL;
+	if (c->plpmtud_probe_interval && c->plpmtud_probe_interval < QUIC_MIN_PROBE_INTERVAL)
+		return -EINVAL;
+	if (!quic_is_bool(c->validate_peer_address) || !quic_is_bool(c->stream_data_nodelay) ||
+	    !quic_is_bool(c->receive_session_ticket) || !quic_is_bool(c->certificate_request))
+		return -EINVAL;
+	if (memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_config_validate);
+
+/* What a peer is assumed to have sent until its parameters arrive. */
+static void quic_param_init_remote(struct quic_transport_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->remote = 1;
+	p->max_udp_payload_size = QUIC_MAX_UDP_PAYLOAD;
+	p->ack_delay_exponent = QUIC_DEF_ACK_DELAY_EXPONENT;
+	p->max_ack_delay = QUIC_DEF_ACK_DELAY;
+	p->active_connection_id_limit = QUIC_DEF_ACTIVE_CONN_ID_LIMIT;
+}
+
+static void quic_param_init_local(struct quic_transport_param *p)
+{
+	quic_param_init_remote(p);
+	p->remote = 0;
+	p->max_idle_timeout = QUIC_DEF_IDLE_TIMEOUT;
+	p->max_data = QUIC_DEF_MAX_DATA;
+	p->max_stream_data_bidi_local = QUIC_DEF_MAX_STREAM_DATA;
+	p->max_stream_data_bidi_remote = QUIC_DEF_MAX_STREAM_DATA;
+	p->max_stream_data_uni = QUIC_DEF_MAX_STREAM_DATA;
+	p->max_streams_bidi = QUIC_DEF_MAX_STREAMS;
+	p->max_streams_uni = QUIC_DEF_MAX_STREAMS;
+}
+
+static void quic_enter_memory_pressure(struct sock *sk)
+{
+	WRITE_ONCE(quic_memory_pressure, 1);
+}
+
+static void quic_write_space(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_sync_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
+	rcu_read_unlock();
+}
+
+static int quic_init_sock(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	sk->sk_destruct = inet_sock_destruct;
+	sk->sk_write_space = quic_write_space;
+	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
+
+	qs->config.version = QUIC_VERSION_V1;
+	qs->config.initial_smoothed_rtt = QUIC_DEF_INITIAL_RTT;
+	qs->config.congestion_control_algo = QUIC_CONG_ALG_RENO;
+	quic_param_init_local(&qs->local_param);
+	quic_param_init_remote(&qs->remote_param);
+
+	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
+	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(sysctl_quic_rmem[1]));
+
+	local_bh_disable();
+	sk_sockets_allocated_inc(sk);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
+	local_bh_enable();
+	return 0;
+}
+
+static void quic_destroy_sock(struct sock *sk)
+{
+	quic_data_free(quic_alpn(sk));
+	quic_data_free(quic_token(sk));
+	quic_data_free(quic_ticket(sk));
+
+	local_bh_disable();
+	sk_sockets_allocated_dec(sk);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
+	local_bh_enable();
+}
+
+static int quic_bind(struct sock *sk, struct sockaddr *addr, int addr_len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int quic_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int quic_hash(struct sock *sk)
+{
+	return 0;
+}
+
+static void quic_unhash(struct sock *sk)
+{
+}
+
+static int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t msg_len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
+			int *addr_len)
+{
+	return -EOPNOTSUPP;
+}
+
+static struct sock *quic_accept(struct sock *sk, struct proto_accept_arg *arg)
+{
+	arg->err = -EOPNOTSUPP;
+	return NULL;
+}
+
+static void quic_close(struct sock *sk, long timeout)
+{
+	lock_sock(sk);
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	release_sock(sk);
+	sk_common_release(sk);
+}
+
+static int quic_disconnect(struct sock *sk, int flags)
+{
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	return 0;
+}
+
+static void quic_shutdown(struct sock *sk, int how)
+{
+	quic_set_state(sk, QUIC_SS_CLOSED);
+}
+
+static void quic_release_cb(struct sock *sk)
+{
+}
+
+static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_event_option opt;
+
+	if (optlen != sizeof(opt))
+		return -EINVAL;
+	if (copy_from_sockptr(&opt, optval, sizeof(opt)))
+		return -EFAULT;
+	if (opt.type == QUIC_EVENT_NONE || opt.type > QUIC_EVENT_MAX || !quic_is_bool(opt.on))
+		return -EINVAL;
+
+	if (opt.on)
+		quic_sk(sk)->events |= BIT(opt.type);
+	else
+		quic_sk(sk)->events &= ~BIT(opt.type);
+	return 0;
+}
+
+static int quic_sock_set_param(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_transport_param p;
+	int err;
+
+	if (optlen != sizeof(p))
+		return -EINVAL;
+	if (copy_from_sockptr(&p, optval, sizeof(p)))
+		return -EFAULT;
+	err = quic_param_validate(&p);
+	if (err)
+		return err;
+	if (!quic_is_closed(sk))
+		return -EISCONN;
+
+	/* Remote values are remembered ones, set for 0-RTT resumption. */
+	*(p.remote ? quic_remote_param(sk) : quic_local_param(sk)) = p;
+	return 0;
+}
+
+static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_config c;
+	int err;
+
+	if (optlen != sizeof(c))
+		return -EINVAL;
+	if (copy_from_sockptr(&c, optval, sizeof(c)))
+		return -EFAULT;
+	/* Zero means "the default" for the fields that cannot be zero. */
+	if (!c.version)
+		c.version = QUIC_VERSION_V1;
+	if (!c.initial_smoothed_rtt)
+		c.initial_smoothed_rtt = QUIC_DEF_INITIAL_RTT;
+	err = quic_config_validate(&c);
+	if (err)
+		return err;
+	if (!quic_is_closed(sk))
+		return -EISCONN;
+
+	*quic_config(sk) = c;
+	return 0;
+}
+
+static int quic_sock_set_data(struct quic_data *d, sockptr_t optval, unsigned int optlen,
+			      u32 max)
+{
+	int err;
+	u8 *p;
+
+	if (optlen > max)
+		return -EINVAL;
+	if (!optlen) {
+		quic_data_free(d);
+		return 0;
+	}
+	p = memdup_sockptr(optval, optlen);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	err = quic_data_dup(d, p, optlen, GFP_KERNEL);
+	kfree(p);
+	return err;
+}
+
+static int quic_sock_set_alpn(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	int err;
+	u8 *p;
+
+	if (!optlen) {
+		quic_data_free(quic_alpn(sk));
+		return 0;
+	}
+	if (optlen >= QUIC_ALPN_LIST_MAX_LEN)
+		return -EINVAL;
+	p = memdup_sockptr(optval, optlen);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	err = quic_alpn_from_string(quic_alpn(sk), p, optlen, GFP_KERNEL);
+	kfree(p);
+	return err;
+}
+
+static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
+			      unsigned int optlen)
+{
+	int err;
+
+	if (sockptr_is_null(optval) && optlen)
+		return -EINVAL;
+
+	lock_sock(sk);
+	switch (optname) {
+	case QUIC_SOCKOPT_EVENT:
+		err = quic_sock_set_event(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM:
+		err = quic_sock_set_param(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_CONFIG:
+		err = quic_sock_set_config(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_TOKEN:
+		err = quic_sock_set_data(quic_token(sk), optval, optlen, QUIC_TOKEN_MAX_LEN);
+		break;
+	case QUIC_SOCKOPT_SESSION_TICKET:
+		err = quic_sock_set_data(quic_ticket(sk), optval, optlen, QUIC_TICKET_MAX_LEN);
+		break;
+	case QUIC_SOCKOPT_ALPN:
+		err = quic_sock_set_alpn(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_STREAM_OPEN:
+	case QUIC_SOCKOPT_STREAM_RESET:
+	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
+	case QUIC_SOCKOPT_CONNECTION_ID:
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
+	case QUIC_SOCKOPT_KEY_UPDATE:
+	case QUIC_SOCKOPT_CRYPTO_SECRET:
+	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
+		/* These act on a connection: they arrive with the data path. */
+		err = -EOPNOTSUPP;
+		break;
+	default:
+		err = -ENOPROTOOPT;
+		break;
+	}
+	release_sock(sk);
+	return err;
+}
+
+static int quic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,
+			   unsigned int optlen)
+{
+	if (level != SOL_QUIC)
+		return quic_common_setsockopt(sk, level, optname, optval, optlen);
+	return quic_do_setsockopt(sk, optname, optval, optlen);
+}
+
+/**
+ * quic_kernel_setsockopt - set a SOL_QUIC option on a kernel socket
+ * @sk: the socket
+ * @optname: QUIC_SOCKOPT_*
+ * @optval: option value, in kernel memory
+ * @optlen: its length
+ *
+ * For kernel consumers (net/handshake users such as SMB and NFS), which
+ * cannot go through setsockopt() with a kernel buffer for SOL_QUIC.
+ *
+ * Return: 0 or a negative errno, exactly as setsockopt() would.
+ */
+int quic_kernel_setsockopt(struct sock *sk, int optname, void *optval, unsigned int optlen)
+{
+	return quic_do_setsockopt(sk, optname, KERNEL_SOCKPTR(optval), optlen);
+}
+EXPORT_SYMBOL_GPL(quic_kernel_setsockopt);
+
+/* Copy @len bytes of @val out and report @len as the option length. */
+static int quic_sock_put(sockptr_t optval, sockptr_t optlen, const void *val, u32 len)
+{
+	if (len && copy_to_sockptr(optval, val, len))
+		return -EFAULT;
+	if (copy_to_sockptr(optlen, &len, sizeof(len)))
+		return -EFAULT;
+	return 0;
+}
+
+static int quic_sock_get_event(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	struct quic_event_option opt;
+
+	if (len < sizeof(opt))
+		return -EINVAL;
+	if (copy_from_sockptr(&opt, optval, sizeof(opt)))
+		return -EFAULT;
+	if (opt.type == QUIC_EVENT_NONE || opt.type > QUIC_EVENT_MAX)
+		return -EINVAL;
+	opt.on = quic_event_enabled(sk, opt.type);
+	return quic_sock_put(optval, optlen, &opt, sizeof(opt));
+}
+
+static int quic_sock_get_param(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	struct quic_transport_param p;
+
+	if (len < sizeof(p))
+		return -EINVAL;
+	/* The caller's "remote" byte selects which set it wants. */
+	if (copy_from_sockptr(&p.remote, optval, sizeof(p.remote)))
+		return -EFAULT;
+	p = *(p.remote ? quic_remote_param(sk) : quic_local_param(sk));
+	return quic_sock_put(optval, optlen, &p, sizeof(p));
+}
+
+static int quic_sock_get_data(const struct quic_data *d, u32 len, sockptr_t optval,
+			      sockptr_t optlen)
+{
+	if (len < d->len)
+		return -EINVAL;
+	return quic_sock_put(optval, optlen, d->data, d->len);
+}
+
+static int quic_sock_get_alpn(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	u32 out = QUIC_ALPN_LIST_MAX_LEN;
+	u8 *buf;
+	int err;
+
+	buf = kmalloc(out, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = quic_alpn_to_string(quic_alpn(sk), buf, &out);
+	if (!err)
+		err = len < out ? -EINVAL : quic_sock_put(optval, optlen, buf, out);
+	kfree(buf);
+	return err;
+}
+
+static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, sockptr_t optlen)
+{
+	int err, len;
+
+	if (copy_from_sockptr(&len, optlen, sizeof(len)))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+
+	lock_sock(sk);
+	switch (optname) {
+	case QUIC_SOCKOPT_EVENT:
+		err = quic_sock_get_event(sk, len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM:
+		err = quic_sock_get_param(sk, len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_CONFIG:
+		err = len < sizeof(struct quic_config) ? -EINVAL :
+		      quic_sock_put(optval, optlen, quic_config(sk), sizeof(struct quic_config));
+		break;
+	case QUIC_SOCKOPT_TOKEN:
+		err = quic_sock_get_data(quic_token(sk), len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_SESSION_TICKET:
+		err = quic_sock_get_data(quic_ticket(sk), len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_ALPN:
+		err = quic_sock_get_alpn(sk, len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_STREAM_OPEN:
+	case QUIC_SOCKOPT_STREAM_RESET:
+	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
+	case QUIC_SOCKOPT_CONNECTION_ID:
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
+	case QUIC_SOCKOPT_KEY_UPDATE:
+	case QUIC_SOCKOPT_CRYPTO_SECRET:
+	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
+		err = -EOPNOTSUPP;
+		break;
+	default:
+		err = -ENOPROTOOPT;
+		break;
+	}
+	release_sock(sk);
+	return err;
+}
+
+static int quic_getsockopt(struct sock *sk, int level, int optname, char __user *optval,
+			   int __user *optlen)
+{
+	if (level != SOL_QUIC)
+		return quic_common_getsockopt(sk, level, optname, optval, optlen);
+	return quic_do_getsockopt(sk, optname, USER_SOCKPTR(optval), USER_SOCKPTR(optlen));
+}
+
+/**
+ * quic_kernel_getsockopt - read a SOL_QUIC option of a kernel socket
+ * @sk: the socket
+ * @optname: QUIC_SOCKOPT_*
+ * @optval: buffer, in kernel memory
+ * @optlen: in: size of @optval; out: length of the value
+ *
+ * Return: 0 or a negative errno, exactly as getsockopt() would.
+ */
+int quic_kernel_getsockopt(struct sock *sk, int optname, void *optval, unsigned int *optlen)
+{
+	return quic_do_getsockopt(sk, optname, KERNEL_SOCKPTR(optval), KERNEL_SOCKPTR(optlen));
+}
+EXPORT_SYMBOL_GPL(quic_kernel_getsockopt);
+
+static int quic_inet_connect(struct socket *sock, struct sockaddr *addr, int addr_len,
+			     int flags)
+{
+	struct sock *sk = sock->sk;
+	int err;
+
+	lock_sock(sk);
+	err = sk->sk_prot->connect(sk, addr, addr_len);
+	release_sock(sk);
+	return err;
+}
+
+static int quic_inet_listen(struct socket *sock, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+static int quic_inet_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+{
+	return quic_get_sk_addr(sock, uaddr, peer);
+}
+
+static __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+	if (READ_ONCE(sk->sk_err) || !skb_queue_empty_lockless(&sk->sk_error_queue))
+		mask |= EPOLLERR;
+	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+		mask |= EPOLLRDHUP | EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(sk->sk_shutdown) == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	return mask;
+}
+
+const struct proto_ops quic_proto_ops = {
+	.family		= PF_INET,
+	.owner		= THIS_MODULE,
+	.release	= inet_release,
+	.bind		= inet_bind,
+	.connect	= quic_inet_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= inet_accept,
+	.getname	= quic_inet_getname,
+	.poll		= quic_inet_poll,
+	.ioctl		= inet_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= quic_inet_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= inet_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+const struct proto_ops quicv6_proto_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= inet6_bind,
+	.connect	= quic_inet_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= inet_accept,
+	.getname	= quic_inet_getname,
+	.poll		= quic_inet_poll,
+	.ioctl		= inet6_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= quic_inet_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= inet_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+#define QUIC_PROTO_COMMON					\
+	.owner			= THIS_MODULE,			\
+	.init			= quic_init_sock,		\
+	.destroy		= quic_destroy_sock,		\
+	.shutdown		= quic_shutdown,		\
+	.setsockopt		= quic_setsockopt,		\
+	.getsockopt		= quic_getsockopt,		\
+	.connect		= quic_connect,			\
+	.bind			= quic_bind,			\
+	.close			= quic_close,			\
+	.disconnect		= quic_disconnect,		\
+	.sendmsg		= quic_sendmsg,			\
+	.recvmsg		= quic_recvmsg,			\
+	.accept			= quic_accept,			\
+	.hash			= quic_hash,			\
+	.unhash			= quic_unhash,			\
+	.release_cb		= quic_release_cb,		\
+	.no_autobind		= true,				\
+	.sysctl_mem		= sysctl_quic_mem,		\
+	.sysctl_rmem		= sysctl_quic_rmem,		\
+	.sysctl_wmem		= sysctl_quic_wmem,		\
+	.memory_pressure	= &quic_memory_pressure,	\
+	.enter_memory_pressure	= quic_enter_memory_pressure,	\
+	.memory_allocated	= &quic_memory_allocated,	\
+	.per_cpu_fw_alloc	= &quic_memory_per_cpu_fw_alloc, \
+	.sockets_allocated	= &quic_sockets_allocated
+
+struct proto quic_prot = {
+	QUIC_PROTO_COMMON,
+	.name			= "QUIC",
+	.obj_size		= sizeof(struct quic_sock),
+};
+
+struct proto quicv6_prot = {
+	QUIC_PROTO_COMMON,
+	.name			= "QUICv6",
+	.obj_size		= sizeof(struct quic6_sock),
+	.ipv6_pinfo_offset	= offsetof(struct quic6_sock, inet6),
+};
