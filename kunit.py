@@ -12,6 +12,7 @@
 
 import fcntl
 import os
+import re
 import subprocess
 import sys
 
@@ -25,6 +26,12 @@ ARCHES = {
 	'um': {'kunitconfig': '.kunitconfig.um', 'cross': None},
 }
 SUBCOMMANDS = ('run', 'build', 'config', 'exec', 'parse')
+
+# Kernel reports that fail a run even when every test case passed.
+KERNEL_REPORTS = re.compile(r'BUG:|WARNING:|KASAN:|UBSAN:|Oops|Kernel panic|'
+			    r'possible (circular|recursive) locking|inconsistent lock state|'
+			    r'sleeping function called from invalid context|kmemleak:|'
+			    r'refcount_t:|list_(add|del) corruption')
 
 
 def usage() -> None:
@@ -75,8 +82,8 @@ def main(argv) -> int:
 		subprocess.run([os.path.join(ROOT, 'scripts', 'deps.sh')], check=True)
 
 	os.makedirs(BUILD, exist_ok=True)
-	# Two cores: one kernel build at a time, whoever starts it.
-	lock = open(os.path.join(BUILD, 'kunit.lock'), 'w')
+	# One build per arch at a time, whoever starts it (2 cores here).
+	lock = open(os.path.join(BUILD, f'kunit-{arch}.lock'), 'w')
 	if sub != 'parse':
 		fcntl.flock(lock, fcntl.LOCK_EX)
 		subprocess.run([os.path.join(ROOT, 'scripts', 'prepare-tree.sh')], check=True)
@@ -106,7 +113,22 @@ def main(argv) -> int:
 	env.setdefault('CCACHE_NOHASHDIR', '1')
 	env.setdefault('CCACHE_MAXSIZE', '20G')
 	proc = subprocess.run(cmd, cwd=TREE, env=env)
+	if sub in ('run', 'exec') and not has_opt(rest, '--build_dir'):
+		if kernel_reports(os.path.join(BUILD, 'kunit-' + arch, 'test.log')):
+			return proc.returncode or 1
 	return proc.returncode
+
+
+def kernel_reports(log_path) -> bool:
+	"""Print sanitizer, lockdep and WARN reports found in the console log."""
+	try:
+		with open(log_path, errors='replace') as f:
+			hits = [line.rstrip() for line in f if KERNEL_REPORTS.search(line)]
+	except OSError:
+		return False
+	for line in hits[:40]:
+		print('kernel report: ' + line, file=sys.stderr)
+	return bool(hits)
 
 
 if __name__ == '__main__':

@@ -19,6 +19,10 @@ TARBALL=/usr/src/linux-source-6.12.tar.xz
 PKG=linux-source-6.12
 
 mkdir -p "$BUILD"
+# Several builds (one per arch) may prepare the tree at the same time.
+exec 9>"$BUILD/prepare.lock"
+flock 9
+
 pkgver=$(dpkg-query -W -f='${Version}' "$PKG")
 stamp="$TREE/.quic-source-stamp"
 
