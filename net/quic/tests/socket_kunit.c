@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_socket: socket creation and release for every family
+ * and type, SOL_QUIC option handling (validation, round trips, unknown and
+ * not-yet-supported options), SOL_IP/SOL_IPV6 pass-through, the uapi
+ * layout, /proc/net/quic/snmp and the net.quic sysctl handlers.
+ */
+
+#include <kunit/test.h>
+#include <linux/percpu_counter.h>
+#include <linux/seq_file.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <uapi/linux/tls.h>
+
+#include "../socket.h"
+#include "util.h"
+
+struct socket_kind {
+	const char *desc;
+	int family;
+	int type;
+};
+
+static const struct socket_kind socket_kinds[] = {
+	{ "AF_INET SOCK_STREAM", AF_INET, SOCK_STREAM },
+	{ "AF_INET SOCK_DGRAM", AF_INET, SOCK_DGRAM },
+	{ "AF_INET6 SOCK_STREAM", AF_INET6, SOCK_STREAM },
+	{ "AF_INET6 SOCK_DGRAM", AF_INET6, SOCK_DGRAM },
+};
+
+KUNIT_ARRAY_PARAM_DESC(socket_kind, socket_kinds, desc);
+
+static void socket_create_release_restores_counters(struct kunit *test)
+{
+	const struct socket_kind *k = test->param_value;
+	struct proto *prot = k->family == AF_INET6 ? &quicv6_prot : &quic_prot;
+	int inuse = sock_prot_inuse_get(&init_net, prot);
+	s64 allocated = percpu_counter_sum(&quic_sockets_allocated);
+	struct socket *sock = NULL;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, k->family, k->type,
+						       IPPROTO_QUIC, &sock), 0);
+		KUNIT_EXPECT_PTR_EQ(test, sock->sk->sk_prot, prot);
+		KUNIT_EXPECT_EQ(test, sock->sk->sk_protocol, IPPROTO_QUIC);
+		KUNIT_EXPECT_EQ(test, sock_prot_inuse_get(&init_net, prot), inuse + 1);
+		KUNIT_EXPECT_EQ(test, percpu_counter_sum(&quic_sockets_allocated), allocated + 1);
+		KUNIT_EXPECT_TRUE(test, quic_is_closed(sock->sk));
+		sock_release(sock);
+		KUNIT_EXPECT_EQ(test, sock_prot_inuse_get(&init_net, prot), inuse);
+		KUNIT_EXPECT_EQ(test, percpu_counter_sum(&quic_sockets_allocated), allocated);
+	}
+}
+
+static void socket_defaults_follow_rfc(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_transport_param *r = quic_remote_param(sk);
+	struct quic_config *c = quic_config(sk);
+
+	KUNIT_EXPECT_EQ(test, c->version, QUIC_VERSION_V1);
+	KUNIT_EXPECT_EQ(test, c->initial_smoothed_rtt, 333000U);	/* RFC 9002 6.2.2 */
+	KUNIT_EXPECT_EQ(test, c->congestion_control_algo, QUIC_CONG_ALG_RENO);
+	/* RFC 9000 18.2 defaults for a peer that sent nothing yet. */
+	KUNIT_EXPECT_EQ(test, r->remote, 1);
+	KUNIT_EXPECT_EQ(test, r->max_udp_payload_size, 65527);
+	KUNIT_EXPECT_EQ(test, r->ack_delay_exponent, 3);
+	KUNIT_EXPECT_EQ(test, r->max_ack_delay, 25000U);
+	KUNIT_EXPECT_EQ(test, r->active_connection_id_limit, 2);
+	KUNIT_EXPECT_EQ(test, r->max_data, 0ULL);
+	KUNIT_EXPECT_EQ(test, quic_param_validate(quic_local_param(sk)), 0);
+	KUNIT_EXPECT_EQ(test, sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
+	KUNIT_EXPECT_EQ(test, sk->sk_rcvbuf, READ_ONCE(sysctl_quic_rmem[1]));
+}
+
+static void socket_unknown_option_is_enoprotoopt(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET6, SOCK_DGRAM)->sk;
+	static const int names[] = { 15, 16, 255, -1, INT_MAX };
+	unsigned int len;
+	u8 buf[8] = {};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		len = sizeof(buf);
+		KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, names[i], buf, sizeof(buf)),
+				-ENOPROTOOPT);
+		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
+				-ENOPROTOOPT);
+	}
+}
+
+static void socket_connection_options_not_supported_yet(struct kunit *test)
+{
+	/* These act on a connection; they arrive with the data path. */
+	static const int names[] = {
+		QUIC_SOCKOPT_STREAM_OPEN, QUIC_SOCKOPT_STREAM_RESET,
+		QUIC_SOCKOPT_STREAM_STOP_SENDING, QUIC_SOCKOPT_CONNECTION_ID,
+		QUIC_SOCKOPT_CONNECTION_CLOSE, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+		QUIC_SOCKOPT_KEY_UPDATE, QUIC_SOCKOPT_CRYPTO_SECRET,
+		QUIC_SOCKOPT_TRANSPORT_PARAM_EXT,
+	};
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	unsigned int len;
+	u8 buf[64] = {};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		len = sizeof(buf);
+		KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, names[i], buf, sizeof(buf)),
+				-EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
+				-EOPNOTSUPP);
+	}
+}
+
+static void socket_data_path_calls_not_supported_yet(struct kunit *test)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+	struct socket *newsock = NULL;
+	struct sockaddr_in addr;
+	struct msghdr msg = {};
+	struct kvec iov;
+	u8 buf[4] = {};
+
+	quic_kunit_addr4(&addr, "127.0.0.1", 4433);
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+
+	KUNIT_EXPECT_EQ(test, kernel_bind(sock, (struct sockaddr *)&addr, sizeof(addr)),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kernel_connect(sock, (struct sockaddr *)&addr, sizeof(addr), 0),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kernel_listen(sock, 8), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kernel_accept(sock, &newsock, O_NONBLOCK), -EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, newsock);
+	KUNIT_EXPECT_EQ(test, kernel_sendmsg(sock, &msg, &iov, 1, sizeof(buf)), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kernel_recvmsg(sock, &msg, &iov, 1, sizeof(buf), MSG_DONTWAIT),
+			-EOPNOTSUPP);
+}
+
+static void socket_config_round_trip(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_config in = {
+		.version = QUIC_VERSION_V2,
+		.plpmtud_probe_interval = 10 * USEC_PER_SEC,
+		.initial_smoothed_rtt = 100000,
+		.payload_cipher_type = TLS_CIPHER_CHACHA20_POLY1305,
+		.congestion_control_algo = QUIC_CONG_ALG_CUBIC,
+		.validate_peer_address = 1,
+		.receive_session_ticket = 1,
+	};
+	struct quic_config out = {};
+	unsigned int len = sizeof(out) + 8;
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, sizeof(in)), 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, (unsigned int)sizeof(out));
+	KUNIT_EXPECT_MEMEQ(test, &out, &in, sizeof(in));
+
+	/* Zero version and RTT mean the defaults. */
+	in.version = 0;
+	in.initial_smoothed_rtt = 0;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, sizeof(in)), 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->version, QUIC_VERSION_V1);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->initial_smoothed_rtt, 333000U);
+}
+
+static void socket_config_rejects_bad_values(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_config good = *quic_config(sk), c;
+	unsigned int len;
+
+#define EXPECT_CONFIG_EINVAL(field, value) do {					\
+		c = good;							\
+		c.field = (value);						\
+		KUNIT_EXPECT_EQ_MSG(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, \
+				    &c, sizeof(c)), -EINVAL, #field " = " #value); \
+	} while (0)
+
+	EXPECT_CONFIG_EINVAL(version, 0xff000020);
+	EXPECT_CONFIG_EINVAL(congestion_control_algo, QUIC_CONG_ALG_MAX);
+	EXPECT_CONFIG_EINVAL(payload_cipher_type, TLS_CIPHER_AES_CCM_128 + 100);
+	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 999);
+	EXPECT_CONFIG_EINVAL(plpmtud_probe_interval, 1000);
+	EXPECT_CONFIG_EINVAL(validate_peer_address, 2);
+	EXPECT_CONFIG_EINVAL(reserved[2], 1);
+#undef EXPECT_CONFIG_EINVAL
+
+	/* Short and oversized option lengths. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &good,
+						     sizeof(good) - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &good, 0), -EINVAL);
+	len = sizeof(c) - 1;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, &len), -EINVAL);
+	/* Nothing was changed by the failed calls. */
+	KUNIT_EXPECT_MEMEQ(test, quic_config(sk), &good, sizeof(good));
+}
+
+static void socket_transport_param_local_and_remote(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET6, SOCK_STREAM)->sk;
+	struct quic_transport_param p = *quic_local_param(sk), out = {};
+	unsigned int len = sizeof(out);
+
+	p.max_data = 1 << 24;
+	p.max_streams_bidi = 7;
+	p.grease_quic_bit = 1;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p)), 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &out,
+						     &len), 0);
+	KUNIT_EXPECT_MEMEQ(test, &out, &p, sizeof(p));
+
+	/* remote = 1 stores remembered peer values (0-RTT resumption) ... */
+	p.remote = 1;
+	p.max_data = 4096;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p)), 0);
+	KUNIT_EXPECT_EQ(test, quic_remote_param(sk)->max_data, 4096ULL);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_data, 1ULL << 24);
+	/* ... and "remote" in the getsockopt buffer selects which set is read. */
+	memset(&out, 0, sizeof(out));
+	out.remote = 1;
+	len = sizeof(out);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &out,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, out.max_data, 4096ULL);
+}
+
+static void socket_transport_param_rejects_rfc_violations(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_transport_param good = *quic_local_param(sk), p;
+
+#define EXPECT_PARAM_EINVAL(field, value) do {					\
+		p = good;							\
+		p.field = (value);						\
+		KUNIT_EXPECT_EQ_MSG(test, quic_kernel_setsockopt(sk,		\
+				    QUIC_SOCKOPT_TRANSPORT_PARAM, &p, sizeof(p)), \
+				    -EINVAL, #field " = " #value);		\
+	} while (0)
+
+	/* RFC 9000 Section 18.2 limits */
+	EXPECT_PARAM_EINVAL(ack_delay_exponent, 21);
+	EXPECT_PARAM_EINVAL(max_ack_delay, 16384 * 1000);
+	EXPECT_PARAM_EINVAL(active_connection_id_limit, 1);
+	EXPECT_PARAM_EINVAL(max_udp_payload_size, 1199);
+	EXPECT_PARAM_EINVAL(max_udp_payload_size, 65528);
+	EXPECT_PARAM_EINVAL(max_data, 1ULL << 62);
+	EXPECT_PARAM_EINVAL(max_stream_data_uni, U64_MAX);
+	EXPECT_PARAM_EINVAL(disable_active_migration, 2);
+	EXPECT_PARAM_EINVAL(reserved, 1);
+#undef EXPECT_PARAM_EINVAL
+
+	p = good;
+	p.ack_delay_exponent = 20;
+	p.max_ack_delay = 16384 * 1000 - 1;
+	p.max_udp_payload_size = 1200;
+	KUNIT_EXPECT_EQ(test, quic_param_validate(&p), 0);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p) + 1), -EINVAL);
+}
+
+static void socket_alpn_round_trip_and_limits(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	static const u8 want[] = { 2, 'h', '3', 4, 's', 'm', 'b', 'd' };
+	char out[16];
+	unsigned int len = sizeof(out);
+	char *big;
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, "h3,smbd", 7), 0);
+	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, (u32)sizeof(want));
+	KUNIT_EXPECT_MEMEQ(test, quic_alpn(sk)->data, want, sizeof(want));
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_ALPN, out, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 7U);
+	KUNIT_EXPECT_MEMEQ(test, out, "h3,smbd", 7);
+	len = 6;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_ALPN, out, &len), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, "h3,,x", 5), -EINVAL);
+	big = kunit_kzalloc(test, QUIC_ALPN_LIST_MAX_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	memset(big, 'a', QUIC_ALPN_LIST_MAX_LEN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, big,
+						     QUIC_ALPN_LIST_MAX_LEN), -EINVAL);
+	/* Failed calls kept the list; an empty value clears it. */
+	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, (u32)sizeof(want));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, 0U);
+}
+
+static void socket_token_and_ticket_round_trip(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET6, SOCK_DGRAM)->sk;
+	static const u8 token[] = { 0xde, 0xad, 0xbe, 0xef, 0x01 };
+	unsigned int len;
+	u8 *big, out[8];
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TOKEN, (void *)token,
+						     sizeof(token)), 0);
+	len = sizeof(out);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TOKEN, out, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, (unsigned int)sizeof(token));
+	KUNIT_EXPECT_MEMEQ(test, out, token, sizeof(token));
+	len = sizeof(token) - 1;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TOKEN, out, &len), -EINVAL);
+
+	big = kunit_kzalloc(test, QUIC_TICKET_MAX_LEN + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TOKEN, big,
+						     QUIC_TOKEN_MAX_LEN + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_SESSION_TICKET, big,
+						     QUIC_TICKET_MAX_LEN + 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_SESSION_TICKET, big,
+						     QUIC_TICKET_MAX_LEN), 0);
+	KUNIT_EXPECT_EQ(test, quic_ticket(sk)->len, (u32)QUIC_TICKET_MAX_LEN);
+	/* A NULL value with a length is refused, not dereferenced. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TOKEN, NULL, 4), -EINVAL);
+}
+
+static void socket_event_enable_disable(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	struct quic_event_option ev = { .type = QUIC_EVENT_KEY_UPDATE, .on = 1 };
+	unsigned int len = sizeof(ev);
+
+	KUNIT_EXPECT_FALSE(test, quic_event_enabled(sk, QUIC_EVENT_KEY_UPDATE));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)), 0);
+	KUNIT_EXPECT_TRUE(test, quic_event_enabled(sk, QUIC_EVENT_KEY_UPDATE));
+	KUNIT_EXPECT_FALSE(test, quic_event_enabled(sk, QUIC_EVENT_NEW_TOKEN));
+
+	ev.on = 0;
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, &len), 0);
+	KUNIT_EXPECT_EQ(test, ev.on, 1);
+	ev.on = 0;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)), 0);
+	KUNIT_EXPECT_FALSE(test, quic_event_enabled(sk, QUIC_EVENT_KEY_UPDATE));
+
+	ev.type = QUIC_EVENT_NONE;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)),
+			-EINVAL);
+	ev.type = QUIC_EVENT_END;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)),
+			-EINVAL);
+	ev.type = QUIC_EVENT_NEW_TOKEN;
+	ev.on = 2;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, 1), -EINVAL);
+}
+
+static void socket_ip_level_options_pass_through(struct kunit *test)
+{
+	struct sock *sk4 = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	struct sock *sk6 = quic_kunit_socket(test, AF_INET6, SOCK_DGRAM)->sk;
+	int tos = 0x20, tclass = 0x48, ttl = 300;
+
+	KUNIT_ASSERT_EQ(test, sk4->sk_prot->setsockopt(sk4, SOL_IP, IP_TOS,
+						       KERNEL_SOCKPTR(&tos), sizeof(tos)), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(inet_sk(sk4)->tos), 0x20);
+	KUNIT_ASSERT_EQ(test, sk6->sk_prot->setsockopt(sk6, SOL_IPV6, IPV6_TCLASS,
+						       KERNEL_SOCKPTR(&tclass),
+						       sizeof(tclass)), 0);
+	KUNIT_EXPECT_EQ(test, inet6_sk(sk6)->tclass, 0x48);
+	/* Errors of the IP layer come back unchanged. */
+	KUNIT_EXPECT_EQ(test, sk4->sk_prot->setsockopt(sk4, SOL_IP, IP_TTL,
+						       KERNEL_SOCKPTR(&ttl), sizeof(ttl)), -EINVAL);
+}
+
+struct socket_layout {
+	const char *desc;
+	size_t got;
+	size_t want;
+};
+
+/* sizeof/offsetof of the uapi structures userspace was built against. */
+static const struct socket_layout socket_layouts[] = {
+	{ "sizeof quic_transport_param", sizeof(struct quic_transport_param), 64 },
+	{ "offsetof quic_transport_param.max_data",
+	  offsetof(struct quic_transport_param, max_data), 24 },
+	{ "sizeof quic_config", sizeof(struct quic_config), 24 },
+	{ "offsetof quic_config.congestion_control_algo",
+	  offsetof(struct quic_config, congestion_control_algo), 16 },
+	{ "sizeof quic_crypto_secret", sizeof(struct quic_crypto_secret), 56 },
+	{ "offsetof quic_crypto_secret.secret", offsetof(struct quic_crypto_secret, secret), 8 },
+	{ "sizeof quic_connection_id_info", sizeof(struct quic_connection_id_info), 12 },
+	{ "sizeof quic_event_option", sizeof(struct quic_event_option), 2 },
+	{ "sizeof quic_stream_update", sizeof(struct quic_stream_update), 24 },
+	{ "offsetof quic_connection_close.phrase",
+	  offsetof(struct quic_connection_close, phrase), 5 },
+	{ "sizeof union quic_event", sizeof(union quic_event), 24 },
+	{ "IPPROTO_QUIC", IPPROTO_QUIC, 261 },
+	{ "SOL_QUIC", SOL_QUIC, 288 },
+	{ "QUIC_SOCKOPT_TRANSPORT_PARAM_EXT", QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, 14 },
+	{ "QUIC_VERSION_V2", QUIC_VERSION_V2, 0x6b3343cf },
+	{ "MSG_DATAGRAM", MSG_DATAGRAM, MSG_RST },
+	{ "QUIC_TRANSPORT_ERROR_CRYPTO", QUIC_TRANSPORT_ERROR_CRYPTO, 0x100 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(socket_layout, socket_layouts, desc);
+
+static void socket_uapi_layout_is_stable(struct kunit *test)
+{
+	const struct socket_layout *l = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, l->got, l->want);
+}
+
+static const char * const socket_snmp_names[] = {
+	"QuicConnCurrentEstabs", "QuicConnPassiveEstabs", "QuicConnActiveEstabs",
+	"QuicPktRcvFastpaths", "QuicPktDecFastpaths", "QuicPktEncFastpaths",
+	"QuicPktRcvBacklogs", "QuicPktDecBacklogs", "QuicPktEncBacklogs",
+	"QuicPktInvHdrDrop", "QuicPktInvNumDrop", "QuicPktInvFrmDrop",
+	"QuicPktRcvDrop", "QuicPktDecDrop", "QuicPktEncDrop",
+	"QuicFrmRcvBufDrop", "QuicFrmRetrans", "QuicFrmOutCloses", "QuicFrmInCloses",
+};
+
+static char *socket_snmp_dump(struct kunit *test)
+{
+	struct seq_file *seq = kunit_kzalloc(test, sizeof(*seq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	seq->size = 4096;
+	seq->buf = kunit_kzalloc(test, seq->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seq->buf);
+	seq->private = &init_net;
+	KUNIT_ASSERT_EQ(test, quic_snmp_seq_show(seq, NULL), 0);
+	KUNIT_ASSERT_LT(test, seq->count, seq->size);
+	return seq->buf;
+}
+
+static void socket_snmp_lists_every_counter_in_order(struct kunit *test)
+{
+	char *buf = socket_snmp_dump(test), *line = buf, *nl;
+	unsigned long val;
+	char name[40];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(socket_snmp_names); i++) {
+		nl = strchr(line, '\n');
+		KUNIT_ASSERT_NOT_NULL_MSG(test, nl, "line %d missing", i);
+		*nl = '\0';
+		KUNIT_ASSERT_EQ(test, sscanf(line, "%39s %lu", name, &val), 2);
+		KUNIT_EXPECT_STREQ(test, name, socket_snmp_names[i]);
+		KUNIT_EXPECT_EQ(test, val, quic_mib_read(&init_net, i + 1));
+		line = nl + 1;
+	}
+	KUNIT_EXPECT_EQ(test, *line, '\0');
+}
+
+static void socket_snmp_counts_established_connections(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	unsigned long before = quic_mib_read(&init_net, QUIC_MIB_CONN_CURRENTESTABS);
+	char want[64], *buf;
+
+	lock_sock(sk);
+	quic_set_state(sk, QUIC_SS_ESTABLISHED);
+	release_sock(sk);
+	KUNIT_EXPECT_EQ(test, quic_mib_read(&init_net, QUIC_MIB_CONN_CURRENTESTABS), before + 1);
+	buf = socket_snmp_dump(test);
+	snprintf(want, sizeof(want), "%-32s\t%lu\n", "QuicConnCurrentEstabs", before + 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, want));
+
+	lock_sock(sk);
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	release_sock(sk);
+	KUNIT_EXPECT_EQ(test, quic_mib_read(&init_net, QUIC_MIB_CONN_CURRENTESTABS), before);
+}
+
+static void socket_sysctl_accepts_ordered_triples_only(struct kunit *test)
+{
+	int vals[3] = { 4096, 16384, 65536 };
+	struct ctl_table t = { .data = vals, .maxlen = sizeof(vals), .mode = 0644 };
+	static const char * const bad[] = { "abc", "3 2 1", "0 10 20", "-5 10 20", "10 20 5" };
+	char buf[64];
+	size_t len;
+	loff_t pos;
+	int i;
+
+	strscpy(buf, "1000 2000 3000", sizeof(buf));
+	len = strlen(buf);
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, quic_sysctl_buf(&t, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, vals[0], 1000);
+	KUNIT_EXPECT_EQ(test, vals[2], 3000);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strscpy(buf, bad[i], sizeof(buf));
+		len = strlen(buf);
+		pos = 0;
+		KUNIT_EXPECT_NE_MSG(test, quic_sysctl_buf(&t, 1, buf, &len, &pos), 0,
+				    "\"%s\" accepted", bad[i]);
+		KUNIT_EXPECT_EQ(test, vals[0], 1000);
+		KUNIT_EXPECT_EQ(test, vals[1], 2000);
+		KUNIT_EXPECT_EQ(test, vals[2], 3000);
+	}
+
+	/* Reading prints the three values back. */
+	len = sizeof(buf);
+	pos = 0;
+	memset(buf, 0, sizeof(buf));
+	KUNIT_ASSERT_EQ(test, quic_sysctl_buf(&t, 0, buf, &len, &pos), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "1000\t2000\t3000\n");
+}
+
+static void socket_sysctl_mem_checks_order(struct kunit *test)
+{
+	long vals[3] = { 10, 20, 30 };
+	struct ctl_table t = { .data = vals, .maxlen = sizeof(vals), .mode = 0644 };
+	char buf[64];
+	size_t len;
+	loff_t pos = 0;
+
+	strscpy(buf, "40 20 30", sizeof(buf));
+	len = strlen(buf);
+	KUNIT_EXPECT_EQ(test, quic_sysctl_mem(&t, 1, buf, &len, &pos), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vals[0], 10L);
+	strscpy(buf, "15 25 35", sizeof(buf));
+	len = strlen(buf);
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, quic_sysctl_mem(&t, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, vals[0], 15L);
+	KUNIT_EXPECT_EQ(test, vals[2], 35L);
+}
+
+static struct kunit_case socket_cases[] = {
+	KUNIT_CASE_PARAM(socket_create_release_restores_counters, socket_kind_gen_params),
+	KUNIT_CASE(socket_defaults_follow_rfc),
+	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
+	KUNIT_CASE(socket_connection_options_not_supported_yet),
+	KUNIT_CASE(socket_data_path_calls_not_supported_yet),
+	KUNIT_CASE(socket_config_round_trip),
+	KUNIT_CASE(socket_config_rejects_bad_values),
+	KUNIT_CASE(socket_transport_param_local_and_remote),
+	KUNIT_CASE(socket_transport_param_rejects_rfc_violations),
+	KUNIT_CASE(socket_alpn_round_trip_and_limits),
+	KUNIT_CASE(socket_token_and_ticket_round_trip),
+	KUNIT_CASE(socket_event_enable_disable),
+	KUNIT_CASE(socket_ip_level_options_pass_through),
+	KUNIT_CASE_PARAM(socket_uapi_layout_is_stable, socket_layout_gen_params),
+	KUNIT_CASE(socket_snmp_lists_every_counter_in_order),
+	KUNIT_CASE(socket_snmp_counts_established_connections),
+	KUNIT_CASE(socket_sysctl_accepts_ordered_triples_only),
+	KUNIT_CASE(socket_sysctl_mem_checks_order),
+	{}
+};
+
+static struct kunit_suite socket_suite = {
+	.name = "quic_socket",
+	.test_cases = socket_cases,
+};
+
+kunit_test_suite(socket_suite);

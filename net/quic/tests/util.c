@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Helpers shared by the QUIC KUnit suites.
+ */
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <net/net_namespace.h>
+
+#include "util.h"
+
+KUNIT_DEFINE_ACTION_WRAPPER(quic_kunit_sock_release, sock_release, struct socket *);
+
+/**
+ * quic_kunit_socket - create a kernel QUIC socket released when the test ends
+ * @test: the running test; the case fails if the socket cannot be created
+ * @family: AF_INET or AF_INET6
+ * @type: SOCK_STREAM or SOCK_DGRAM
+ *
+ * Return: the socket.
+ */
+struct socket *quic_kunit_socket(struct kunit *test, int family, int type)
+{
+	struct socket *sock = NULL;
+	int err;
+
+	err = sock_create_kern(&init_net, family, type, IPPROTO_QUIC, &sock);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "socket(%d, %d, IPPROTO_QUIC)", family, type);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, quic_kunit_sock_release, sock), 0);
+	return sock;
+}
+
+/**
+ * quic_kunit_addr4 - fill a struct sockaddr_in
+ * @addr: output, a struct sockaddr_in (or larger) zeroed first
+ * @ip: dotted quad
+ * @port: port, host order
+ */
+void quic_kunit_addr4(void *addr, const char *ip, u16 port)
+{
+	struct sockaddr_in *a = addr;
+
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_port = htons(port);
+	in4_pton(ip, -1, (u8 *)&a->sin_addr, -1, NULL);
+}
+
+/**
+ * quic_kunit_addr6 - fill a struct sockaddr_in6
+ * @addr: output, a struct sockaddr_in6 zeroed first
+ * @ip: IPv6 address text
+ * @port: port, host order
+ */
+void quic_kunit_addr6(void *addr, const char *ip, u16 port)
+{
+	struct sockaddr_in6 *a = addr;
+
+	memset(a, 0, sizeof(*a));
+	a->sin6_family = AF_INET6;
+	a->sin6_port = htons(port);
+	in6_pton(ip, -1, a->sin6_addr.s6_addr, -1, NULL);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers shared by the QUIC KUnit suites.
+ */
+
+#ifndef __net_quic_tests_util_h__
+#define __net_quic_tests_util_h__
+
+#include <kunit/test.h>
+#include <linux/net.h>
+
+struct socket *quic_kunit_socket(struct kunit *test, int family, int type);
+void quic_kunit_addr4(void *addr, const char *ip, u16 port);
+void quic_kunit_addr6(void *addr, const char *ip, u16 port);
+
+#endif /* __net_quic_tests_util_h__ */
