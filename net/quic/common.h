@@ -23,13 +23,19 @@
 #include <net/netns/hash.h>
 #include <kunit/visibility.h>
 
-/* Internal functions reached by the KUnit suites (net/wireless/core.h pattern). */
+/*
+ * Internal functions reached by the KUnit suites (net/wireless/core.h
+ * pattern): exported in the EXPORTED_FOR_KUNIT_TESTING namespace only when
+ * the QUIC test module is configured; otherwise the symbol is swallowed by
+ * a no-op compile-time assertion.
+ */
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 #define VISIBLE_IF_QUIC_KUNIT
-#define EXPORT_SYMBOL_IF_QUIC_KUNIT(sym)	EXPORT_SYMBOL_IF_KUNIT(sym)
+#define EXPORT_SYMBOL_IF_QUIC_KUNIT		EXPORT_SYMBOL_IF_KUNIT
 #else
 #define VISIBLE_IF_QUIC_KUNIT			static
-#define EXPORT_SYMBOL_IF_QUIC_KUNIT(sym)
+#define EXPORT_SYMBOL_IF_QUIC_KUNIT		__QUIC_NO_EXPORT
+#define __QUIC_NO_EXPORT(sym)	static_assert(sizeof(typeof(sym) *) == sizeof(void *))
 #endif
 
 /* RFC 9000 Section 16: the largest value a variable-length integer holds. */

@@ -45,11 +45,7 @@ struct quic_mib {
 	unsigned long mibs[QUIC_MIB_MAX];
 };
 
-/**
- * struct quic_net - per network namespace state
- * @stat: per-CPU MIB counters
- * @proc_net: the /proc/net/quic directory
- */
+/* Per network namespace state: per-CPU MIB counters and /proc/net/quic. */
 struct quic_net {
 	DEFINE_SNMP_STAT(struct quic_mib, stat);
 #ifdef CONFIG_PROC_FS

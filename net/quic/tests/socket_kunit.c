@@ -440,13 +440,14 @@ static void socket_snmp_lists_every_counter_in_order(struct kunit *test)
 	char *buf = socket_snmp_dump(test), *line = buf, *nl;
 	unsigned long val;
 	char name[40];
-	int i;
+	int i, n;
 
 	for (i = 0; i < ARRAY_SIZE(socket_snmp_names); i++) {
 		nl = strchr(line, '\n');
 		KUNIT_ASSERT_NOT_NULL_MSG(test, nl, "line %d missing", i);
 		*nl = '\0';
-		KUNIT_ASSERT_EQ(test, sscanf(line, "%39s %lu", name, &val), 2);
+		n = sscanf(line, "%39s %lu", name, &val);
+		KUNIT_ASSERT_EQ(test, n, 2);
 		KUNIT_EXPECT_STREQ(test, name, socket_snmp_names[i]);
 		KUNIT_EXPECT_EQ(test, val, quic_mib_read(&init_net, i + 1));
 		line = nl + 1;
