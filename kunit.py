@@ -63,6 +63,24 @@ def split_args(argv):
 	return sub, arch, rest
 
 
+def filter_glob_positional(args):
+	"""The tree's kunit.py takes the filter glob as a positional argument;
+	accept --filter_glob=GLOB and --filter_glob GLOB as well."""
+	out = []
+	i = 0
+	while i < len(args):
+		a = args[i]
+		if a.startswith('--filter_glob='):
+			out.append(a.split('=', 1)[1])
+		elif a == '--filter_glob' and i + 1 < len(args):
+			out.append(args[i + 1])
+			i += 1
+		else:
+			out.append(a)
+		i += 1
+	return out
+
+
 def has_opt(args, name):
 	return any(a == name or a.startswith(name + '=') for a in args)
 
@@ -72,6 +90,7 @@ def main(argv) -> int:
 		usage()
 		return 0
 	sub, arch, rest = split_args(argv)
+	rest = filter_glob_positional(rest)
 	if arch not in ARCHES:
 		print(f'kunit.py: unsupported arch {arch!r} (supported: {", ".join(ARCHES)})',
 		      file=sys.stderr)

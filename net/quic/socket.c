@@ -220,6 +220,8 @@ static int quic_init_sock(struct sock *sk)
 	qs->config.congestion_control_algo = QUIC_CONG_ALG_RENO;
 	quic_param_init_local(&qs->local_param);
 	quic_param_init_remote(&qs->remote_param);
+	/* Expiry handlers arrive with the data path. */
+	quic_timer_init(sk, &qs->timers, NULL);
 
 	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
 	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(sysctl_quic_rmem[1]));
@@ -282,6 +284,7 @@ static struct sock *quic_accept(struct sock *sk, struct proto_accept_arg *arg)
 static void quic_close(struct sock *sk, long timeout)
 {
 	lock_sock(sk);
+	quic_timer_stop_all(quic_timers(sk));
 	quic_set_state(sk, QUIC_SS_CLOSED);
 	release_sock(sk);
 	sk_common_release(sk);
@@ -300,6 +303,7 @@ static void quic_shutdown(struct sock *sk, int how)
 
 static void quic_release_cb(struct sock *sk)
 {
+	quic_timer_run_deferred(quic_timers(sk));
 }
 
 static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int optlen)

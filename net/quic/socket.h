@@ -14,6 +14,7 @@
 #include "common.h"
 #include "family.h"
 #include "protocol.h"
+#include "timer.h"
 
 extern struct proto quic_prot;
 extern struct proto quicv6_prot;
@@ -54,6 +55,7 @@ enum quic_state {
  * @alpn: ALPN protocol name list, TLS wire format (length-prefixed names)
  * @token: address validation token to present in the next Initial
  * @ticket: TLS session ticket for resumption
+ * @timers: loss, ACK, idle, path, PMTU and pacing timers
  */
 struct quic_sock {
 	struct inet_sock		inet;
@@ -66,6 +68,8 @@ struct quic_sock {
 	struct quic_data		alpn;
 	struct quic_data		token;
 	struct quic_data		ticket;
+
+	struct quic_timers		timers;
 };
 
 struct quic6_sock {
@@ -96,6 +100,11 @@ static inline struct quic_data *quic_token(const struct sock *sk)
 static inline struct quic_data *quic_ticket(const struct sock *sk)
 {
 	return &quic_sk(sk)->ticket;
+}
+
+static inline struct quic_timers *quic_timers(const struct sock *sk)
+{
+	return &quic_sk(sk)->timers;
 }
 
 static inline struct quic_transport_param *quic_local_param(const struct sock *sk)
