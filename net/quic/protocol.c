@@ -298,6 +298,8 @@ static void __net_exit quic_net_exit(struct net *net)
 {
 	struct quic_net *qn = quic_net(net);
 
+	/* Tunnels of this namespace still being released are closed by work items. */
+	quic_path_flush();
 	quic_net_proc_exit(net);
 	free_percpu(qn->stat);
 	qn->stat = NULL;
@@ -379,6 +381,7 @@ static __exit void quic_exit(void)
 	unregister_net_sysctl_table(quic_sysctl_header);
 	quic_protosw_exit();
 	unregister_pernet_subsys(&quic_net_ops);
+	quic_path_destroy();
 	quic_hash_tables_destroy();
 	percpu_counter_destroy(&quic_sockets_allocated);
 }

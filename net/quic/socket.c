@@ -207,9 +207,23 @@ static void quic_write_space(struct sock *sk)
 	rcu_read_unlock();
 }
 
+/*
+ * A QUIC socket's lock is held while the UDP tunnel socket's is taken (bind
+ * creates the tunnel): give QUIC sockets their own lockdep classes so that
+ * this nesting is not mistaken for recursion.
+ */
+static struct lock_class_key quic_slock_keys[2];
+static struct lock_class_key quic_sk_keys[2];
+
 static int quic_init_sock(struct sock *sk)
 {
 	struct quic_sock *qs = quic_sk(sk);
+	bool v6 = sk->sk_family == AF_INET6;
+
+	sock_lock_init_class_and_name(sk, v6 ? "slock-AF_INET6-QUIC" : "slock-AF_INET-QUIC",
+				      &quic_slock_keys[v6],
+				      v6 ? "sk_lock-AF_INET6-QUIC" : "sk_lock-AF_INET-QUIC",
+				      &quic_sk_keys[v6]);
 
 	sk->sk_destruct = inet_sock_destruct;
 	sk->sk_write_space = quic_write_space;
@@ -220,7 +234,8 @@ static int quic_init_sock(struct sock *sk)
 	qs->config.congestion_control_algo = QUIC_CONG_ALG_RENO;
 	quic_param_init_local(&qs->local_param);
 	quic_param_init_remote(&qs->remote_param);
-	/* Expiry handlers arrive with the data path. */
+	/* Receive and expiry handlers arrive with the data path. */
+	quic_path_group_init(&qs->paths, NULL, false);
 	quic_timer_init(sk, &qs->timers, NULL);
 
 	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
@@ -235,6 +250,8 @@ static int quic_init_sock(struct sock *sk)
 
 static void quic_destroy_sock(struct sock *sk)
 {
+	quic_path_free(sk, quic_paths(sk), 0);
+	quic_path_free(sk, quic_paths(sk), 1);
 	quic_data_free(quic_alpn(sk));
 	quic_data_free(quic_token(sk));
 	quic_data_free(quic_ticket(sk));

@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "family.h"
+#include "path.h"
 #include "protocol.h"
 #include "timer.h"
 
@@ -55,6 +56,7 @@ enum quic_state {
  * @alpn: ALPN protocol name list, TLS wire format (length-prefixed names)
  * @token: address validation token to present in the next Initial
  * @ticket: TLS session ticket for resumption
+ * @paths: the active and alternate paths with their UDP tunnel sockets
  * @timers: loss, ACK, idle, path, PMTU and pacing timers
  */
 struct quic_sock {
@@ -69,6 +71,7 @@ struct quic_sock {
 	struct quic_data		token;
 	struct quic_data		ticket;
 
+	struct quic_path_group		paths;
 	struct quic_timers		timers;
 };
 
@@ -100,6 +103,11 @@ static inline struct quic_data *quic_token(const struct sock *sk)
 static inline struct quic_data *quic_ticket(const struct sock *sk)
 {
 	return &quic_sk(sk)->ticket;
+}
+
+static inline struct quic_path_group *quic_paths(const struct sock *sk)
+{
+	return &quic_sk(sk)->paths;
 }
 
 static inline struct quic_timers *quic_timers(const struct sock *sk)
