@@ -153,8 +153,8 @@ int quic_config_validate(const struct quic_config *c)
 	default:
 		return -EINVAL;
 	}
-	if (c->initial_smoothed_rtt < QUIC_MIN_INITIAL_RTT ||
-	    c->initial_smoothed_rtt > QUIC_MAX_INITIAL_RTT)
+	if (c->initial_smoothed_rtt < QUIC_RTT_MIN ||
+	    c->initial_smoothed_rtt > QUIC_RTT_MAX)
 		return -EINVAL;
 	if (c->plpmtud_probe_interval && c->plpmtud_probe_interval < QUIC_MIN_PROBE_INTERVAL)
 		return -EINVAL;
@@ -230,8 +230,9 @@ static int quic_init_sock(struct sock *sk)
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 
 	qs->config.version = QUIC_VERSION_V1;
-	qs->config.initial_smoothed_rtt = QUIC_DEF_INITIAL_RTT;
+	qs->config.initial_smoothed_rtt = QUIC_RTT_INIT;
 	qs->config.congestion_control_algo = QUIC_CONG_ALG_RENO;
+	quic_cong_init(&qs->cong);
 	quic_param_init_local(&qs->local_param);
 	quic_param_init_remote(&qs->remote_param);
 	/* Receive and expiry handlers arrive with the data path. */
@@ -374,7 +375,7 @@ static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int 
 	if (!c.version)
 		c.version = QUIC_VERSION_V1;
 	if (!c.initial_smoothed_rtt)
-		c.initial_smoothed_rtt = QUIC_DEF_INITIAL_RTT;
+		c.initial_smoothed_rtt = QUIC_RTT_INIT;
 	err = quic_config_validate(&c);
 	if (err)
 		return err;
@@ -382,7 +383,8 @@ static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int 
 		return -EISCONN;
 
 	*quic_config(sk) = c;
-	return 0;
+	/* Validated above: the algorithm and the initial RTT are acceptable. */
+	return quic_cong_set_config(quic_cong(sk), &c);
 }
 
 static int quic_sock_set_data(struct quic_data *d, sockptr_t optval, unsigned int optlen,

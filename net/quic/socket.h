@@ -12,6 +12,7 @@
 #include <net/tcp_states.h>
 
 #include "common.h"
+#include "cong.h"
 #include "family.h"
 #include "path.h"
 #include "protocol.h"
@@ -33,10 +34,6 @@ enum quic_state {
 #define QUIC_TOKEN_MAX_LEN		1024
 #define QUIC_TICKET_MAX_LEN		4096
 
-/* RFC 9002 Section 6.2.2: kInitialRtt, in microseconds. */
-#define QUIC_DEF_INITIAL_RTT		333000
-#define QUIC_MIN_INITIAL_RTT		1000
-#define QUIC_MAX_INITIAL_RTT		(60 * USEC_PER_SEC)
 /* Smallest PLPMTUD probe interval accepted (microseconds); 0 disables. */
 #define QUIC_MIN_PROBE_INTERVAL		(5 * USEC_PER_SEC)
 
@@ -58,6 +55,7 @@ enum quic_state {
  * @ticket: TLS session ticket for resumption
  * @paths: the active and alternate paths with their UDP tunnel sockets
  * @timers: loss, ACK, idle, path, PMTU and pacing timers
+ * @cong: RTT estimator, congestion controller and pacer
  */
 struct quic_sock {
 	struct inet_sock		inet;
@@ -73,6 +71,7 @@ struct quic_sock {
 
 	struct quic_path_group		paths;
 	struct quic_timers		timers;
+	struct quic_cong		cong;
 };
 
 struct quic6_sock {
@@ -113,6 +112,11 @@ static inline struct quic_path_group *quic_paths(const struct sock *sk)
 static inline struct quic_timers *quic_timers(const struct sock *sk)
 {
 	return &quic_sk(sk)->timers;
+}
+
+static inline struct quic_cong *quic_cong(const struct sock *sk)
+{
+	return &quic_sk(sk)->cong;
 }
 
 static inline struct quic_transport_param *quic_local_param(const struct sock *sk)

@@ -160,6 +160,9 @@ static void socket_config_round_trip(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
 	KUNIT_EXPECT_EQ(test, len, (unsigned int)sizeof(out));
 	KUNIT_EXPECT_MEMEQ(test, &out, &in, sizeof(in));
+	/* The congestion controller follows the configuration. */
+	KUNIT_EXPECT_EQ(test, quic_cong_algo(quic_cong(sk)), QUIC_CONG_ALG_CUBIC);
+	KUNIT_EXPECT_EQ(test, quic_cong_smoothed_rtt(quic_cong(sk)), 100000U);
 
 	/* Zero version and RTT mean the defaults. */
 	in.version = 0;
