@@ -22,6 +22,25 @@ static const u32 quic_hash_sizes[QUIC_HT_MAX_TABLES] = {
 	[QUIC_HT_CONNECTION_ID]	= 256,
 };
 
+/* Big-endian byte helpers shared by the varint and fixed-width codecs. */
+static u64 quic_read_be(const u8 *p, u32 len)
+{
+	u64 v = 0;
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static void quic_write_be(u8 *p, u64 v, u32 len)
+{
+	while (len--) {
+		p[len] = v & 0xff;
+		v >>= 8;
+	}
+}
+
 /**
  * quic_conn_id_set - fill a connection ID from raw bytes
  * @id: destination
@@ -100,8 +119,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_var_len);
 int quic_get_var(const u8 **pp, u32 *plen, u64 *val)
 {
 	const u8 *p = *pp;
-	u32 len, i;
-	u64 v;
+	u32 len;
 
 	if (!*plen)
 		return -EINVAL;
@@ -109,11 +127,8 @@ int quic_get_var(const u8 **pp, u32 *plen, u64 *val)
 	if (*plen < len)
 		return -EINVAL;
 
-	v = p[0] & QUIC_VARINT_FIRST_MASK;
-	for (i = 1; i < len; i++)
-		v = (v << 8) | p[i];
-
-	*val = v;
+	/* Drop the two length bits at the top of the first byte. */
+	*val = quic_read_be(p, len) & (QUIC_VARINT_MAX >> (64 - 8 * len));
 	*pp = p + len;
 	*plen -= len;
 	return 0;
@@ -136,7 +151,6 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_var);
 int quic_put_var_fixed(u8 **pp, u32 *plen, u64 val, u32 len)
 {
 	u8 *p = *pp;
-	u32 i;
 
 	if (len != 1 && len != 2 && len != 4 && len != 8)
 		return -EINVAL;
@@ -145,10 +159,7 @@ int quic_put_var_fixed(u8 **pp, u32 *plen, u64 val, u32 len)
 	if (*plen < len)
 		return -ENOSPC;
 
-	for (i = len; i > 0; i--) {
-		p[i - 1] = val & 0xff;
-		val >>= 8;
-	}
+	quic_write_be(p, val, len);
 	p[0] |= ilog2(len) << QUIC_VARINT_PREFIX_SHIFT;
 
 	*pp = p + len;
@@ -188,15 +199,11 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_put_var);
 int quic_get_int(const u8 **pp, u32 *plen, u64 *val, u32 len)
 {
 	const u8 *p = *pp;
-	u64 v = 0;
-	u32 i;
 
 	if (!len || len > sizeof(u64) || *plen < len)
 		return -EINVAL;
-	for (i = 0; i < len; i++)
-		v = (v << 8) | p[i];
 
-	*val = v;
+	*val = quic_read_be(p, len);
 	*pp = p + len;
 	*plen -= len;
 	return 0;
@@ -216,7 +223,6 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_int);
 int quic_put_int(u8 **pp, u32 *plen, u64 val, u32 len)
 {
 	u8 *p = *pp;
-	u32 i;
 
 	if (!len || len > sizeof(u64))
 		return -EINVAL;
@@ -225,10 +231,7 @@ int quic_put_int(u8 **pp, u32 *plen, u64 val, u32 len)
 	if (*plen < len)
 		return -ENOSPC;
 
-	for (i = len; i > 0; i--) {
-		p[i - 1] = val & 0xff;
-		val >>= 8;
-	}
+	quic_write_be(p, val, len);
 	*pp = p + len;
 	*plen -= len;
 	return 0;

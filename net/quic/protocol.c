@@ -40,52 +40,52 @@ struct quic_net *quic_net(struct net *net)
 
 /*
  * The three values of each sysctl are a minimum, a default and a maximum:
- * they must be positive and ordered. The handler parses into a scratch copy
- * and only commits a well-formed triple, so garbage leaves the old values.
+ * they must be positive and ordered. The value is parsed into a scratch
+ * copy and only a well-formed triple is committed, so garbage leaves the
+ * old values in place.
  */
+static int quic_sysctl_ordered(const struct ctl_table *table, int write, void *buffer,
+			       size_t *lenp, loff_t *ppos, bool is_long)
+{
+	union {
+		long l[3];
+		int i[3];
+	} vals;
+	struct ctl_table tmp = {
+		.data	= &vals,
+		.maxlen	= table->maxlen,
+		.mode	= table->mode,
+	};
+	long v[3];
+	int ret, k;
+
+	memcpy(&vals, table->data, table->maxlen);
+	if (is_long)
+		ret = proc_doulongvec_minmax(&tmp, write, buffer, lenp, ppos);
+	else
+		ret = proc_dointvec(&tmp, write, buffer, lenp, ppos);
+	if (!write || ret)
+		return ret;
+
+	for (k = 0; k < 3; k++)
+		v[k] = is_long ? vals.l[k] : vals.i[k];
+	if (v[0] <= 0 || v[0] > v[1] || v[1] > v[2])
+		return -EINVAL;
+	memcpy(table->data, &vals, table->maxlen);
+	return 0;
+}
+
 VISIBLE_IF_QUIC_KUNIT int quic_sysctl_mem(const struct ctl_table *table, int write,
 					  void *buffer, size_t *lenp, loff_t *ppos)
 {
-	long vals[3];
-	struct ctl_table tmp = {
-		.data	= vals,
-		.maxlen	= sizeof(vals),
-		.mode	= table->mode,
-	};
-	long *data = table->data;
-	int ret;
-
-	memcpy(vals, data, sizeof(vals));
-	ret = proc_doulongvec_minmax(&tmp, write, buffer, lenp, ppos);
-	if (!write || ret)
-		return ret;
-	if (vals[0] <= 0 || vals[0] > vals[1] || vals[1] > vals[2])
-		return -EINVAL;
-	memcpy(data, vals, sizeof(vals));
-	return 0;
+	return quic_sysctl_ordered(table, write, buffer, lenp, ppos, true);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_sysctl_mem);
 
 VISIBLE_IF_QUIC_KUNIT int quic_sysctl_buf(const struct ctl_table *table, int write,
 					  void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int vals[3];
-	struct ctl_table tmp = {
-		.data	= vals,
-		.maxlen	= sizeof(vals),
-		.mode	= table->mode,
-	};
-	int *data = table->data;
-	int ret;
-
-	memcpy(vals, data, sizeof(vals));
-	ret = proc_dointvec(&tmp, write, buffer, lenp, ppos);
-	if (!write || ret)
-		return ret;
-	if (vals[0] <= 0 || vals[0] > vals[1] || vals[1] > vals[2])
-		return -EINVAL;
-	memcpy(data, vals, sizeof(vals));
-	return 0;
+	return quic_sysctl_ordered(table, write, buffer, lenp, ppos, false);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_sysctl_buf);
 

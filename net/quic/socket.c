@@ -324,6 +324,25 @@ static void quic_release_cb(struct sock *sk)
 	quic_timer_run_deferred(quic_timers(sk));
 }
 
+/* Options that act on a connection arrive with the data path. */
+static int quic_sockopt_unhandled(int optname)
+{
+	switch (optname) {
+	case QUIC_SOCKOPT_STREAM_OPEN:
+	case QUIC_SOCKOPT_STREAM_RESET:
+	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
+	case QUIC_SOCKOPT_CONNECTION_ID:
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
+	case QUIC_SOCKOPT_KEY_UPDATE:
+	case QUIC_SOCKOPT_CRYPTO_SECRET:
+	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
+		return -EOPNOTSUPP;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
 static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
 	struct quic_event_option opt;
@@ -454,20 +473,8 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_set_alpn(sk, optval, optlen);
 		break;
-	case QUIC_SOCKOPT_STREAM_OPEN:
-	case QUIC_SOCKOPT_STREAM_RESET:
-	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
-	case QUIC_SOCKOPT_CONNECTION_ID:
-	case QUIC_SOCKOPT_CONNECTION_CLOSE:
-	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
-	case QUIC_SOCKOPT_KEY_UPDATE:
-	case QUIC_SOCKOPT_CRYPTO_SECRET:
-	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
-		/* These act on a connection: they arrive with the data path. */
-		err = -EOPNOTSUPP;
-		break;
 	default:
-		err = -ENOPROTOOPT;
+		err = quic_sockopt_unhandled(optname);
 		break;
 	}
 	release_sock(sk);
@@ -591,19 +598,8 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_get_alpn(sk, len, optval, optlen);
 		break;
-	case QUIC_SOCKOPT_STREAM_OPEN:
-	case QUIC_SOCKOPT_STREAM_RESET:
-	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
-	case QUIC_SOCKOPT_CONNECTION_ID:
-	case QUIC_SOCKOPT_CONNECTION_CLOSE:
-	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
-	case QUIC_SOCKOPT_KEY_UPDATE:
-	case QUIC_SOCKOPT_CRYPTO_SECRET:
-	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
-		err = -EOPNOTSUPP;
-		break;
 	default:
-		err = -ENOPROTOOPT;
+		err = quic_sockopt_unhandled(optname);
 		break;
 	}
 	release_sock(sk);
