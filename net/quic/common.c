@@ -750,6 +750,6 @@ struct quic_hash_head *quic_udp_sock_head(const struct net *net, u16 port)
  */
 struct quic_hash_head *quic_source_conn_id_head(const struct net *net, const u8 *id, u32 len)
 {
-	return quic_bucket(QUIC_HT_CONNECTION_ID, jhash(id, len, net_hash_mix(net) ^ len));
+	return quic_bucket(QUIC_HT_CONNECTION_ID, jhash(id, len, net_hash_mix(net)));
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_source_conn_id_head);
