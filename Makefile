@@ -3,15 +3,20 @@
 # Top-level targets of the QUIC repository. The kernel tree and every build
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
-.PHONY: all check kunit kunit-arm64 kunit-um static prepare help
+.PHONY: all check kunit kunit-arm64 kunit-um selftest static prepare help
+
+# make selftest ARCH=x86_64|arm64 [T=test1,test2]
+ARCH ?= x86_64
+T ?=
 
 all: help
 
 help:
-	@echo "make check        every KUnit suite on x86_64 and arm64 + static checks"
+	@echo "make check        KUnit and selftests on x86_64 and arm64 + static checks"
 	@echo "make kunit        KUnit suites on x86_64 (KASAN, UBSAN, lockdep)"
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
+	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
 	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
 	@echo "make prepare      install packages and prepare .build/linux"
 
@@ -30,6 +35,9 @@ kunit-arm64:
 
 kunit-um:
 	./kunit.py run --arch=um
+
+selftest:
+	./scripts/selftest.py --arch=$(ARCH) $(if $(T),--tests=$(T))
 
 static:
 	CHECK_ARCHES= ./scripts/check.py

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: every KUnit suite on x86_64 and arm64, then the static
-# checks (checkpatch --strict, W=1 + sparse, kernel-doc) on our sources.
-# Ends with one line "check: N passed, N failed": KUnit cases counted from
-# the KTAP results, each static check counted as one test.
+# `make check`: every KUnit suite on x86_64 and arm64, the booted selftests
+# (scripts/selftest.py) on both when CHECK_SELFTEST=1, then the static checks (checkpatch
+# --strict, W=1 + sparse, kernel-doc) on our sources. Ends with one line
+# "check: N passed, N failed": KUnit and selftest cases counted from their
+# KTAP results, each static check counted as one test.
 
 import glob
 import os
@@ -16,6 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join(ROOT, '.build', 'linux')
 SUMMARY = re.compile(r'Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?')
+SELFTEST = re.compile(r'^selftest-\S+: (\d+) passed, (\d+) failed', re.M)
 
 passed = 0
 failed = 0
@@ -54,6 +56,25 @@ def kunit(arch):
 			return 0, 1
 		p = int(m.group(2))
 		f = int(m.group(3) or 0)
+		if proc.returncode and not f:
+			f = 1
+		return p, f
+	return run
+
+
+def selftest(arch):
+	def run():
+		proc = subprocess.run([os.path.join(ROOT, 'scripts', 'selftest.py'), f'--arch={arch}'],
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+		sys.stdout.write(proc.stdout)
+		m = None
+		for m in SELFTEST.finditer(proc.stdout):
+			pass
+		if not m:
+			# No results at all (build or boot failure): one failure.
+			return 0, 1
+		p = int(m.group(1))
+		f = int(m.group(2))
 		if proc.returncode and not f:
 			f = 1
 		return p, f
@@ -100,6 +121,11 @@ def main():
 	arches = os.environ.get('CHECK_ARCHES', 'x86_64 arm64').split()
 	for arch in arches:
 		step(f'kunit {arch}', kunit(arch))
+	# The booted layer joins the default run once it has passed on CI;
+	# until then CHECK_SELFTEST=1 adds it.
+	if os.environ.get('CHECK_SELFTEST') == '1':
+		for arch in arches:
+			step(f'selftest {arch}', selftest(arch))
 	step('checkpatch --strict', checkpatch)
 	step('W=1 C=2 (sparse) net/quic', sparse_w1)
 	step('kernel-doc -Wall', kernel_doc)

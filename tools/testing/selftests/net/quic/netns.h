@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Two network namespaces joined by a veth pair, for tests that need a
+ * client and a server on separate stacks. Built with rtnetlink directly:
+ * busybox's ip has neither veth nor netns support.
+ *
+ * Side 0 holds "veth0" with 192.0.2.1/24 and 2001:db8::1/64, side 1 holds
+ * "veth1" with 192.0.2.2/24 and 2001:db8::2/64 (documentation prefixes,
+ * RFC 5737 and RFC 3849: the traffic never leaves the guest). Loopback is
+ * up on both sides and IPv6 duplicate address detection is off, so the
+ * addresses are usable as soon as netns_pair_create() returns.
+ */
+
+#ifndef __QUIC_SELFTEST_NETNS_H__
+#define __QUIC_SELFTEST_NETNS_H__
+
+#include <net/if.h>
+#include <netinet/in.h>
+
+struct netns_pair {
+	int home;			/* namespace the caller started in */
+	int ns[2];			/* the two sides */
+	char ifname[2][IF_NAMESIZE];
+	struct in_addr addr4[2];
+	struct in6_addr addr6[2];
+};
+
+/* Returns 0, or a negative errno with a KTAP diagnostic printed. */
+int netns_pair_create(struct netns_pair *p);
+/* Move the calling thread to side 0 or 1, or back home with -1. */
+int netns_enter(const struct netns_pair *p, int side);
+/* Go home and drop the namespaces (they vanish with their last user). */
+void netns_pair_destroy(struct netns_pair *p);
+
+#endif /* __QUIC_SELFTEST_NETNS_H__ */

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every SOL_QUIC option number (0..14) and an unknown one, through
+ * setsockopt() and getsockopt() with a short, exact and oversized length,
+ * a NULL or unmapped value pointer and a bad length: each request gets the
+ * errno docs/socket.md and net/quic/socket.c define, and never a crash.
+ *
+ * What the kernel does with each request today:
+ * - set: a NULL value with a non-zero length is EINVAL before anything
+ *   else; then the option decides. Structure options (EVENT, TRANSPORT_PARAM,
+ *   CONFIG) take exactly their size (EINVAL otherwise) and EFAULT for an
+ *   unreadable value. Byte options (TOKEN up to 1024 bytes, SESSION_TICKET up
+ *   to 4096, ALPN lists shorter than 1024 bytes) accept any length up to
+ *   their limit, the empty value clearing them, and EINVAL above it.
+ * - get: the length is read first (EFAULT when unreadable, EINVAL when
+ *   negative); a buffer smaller than the value is EINVAL, a larger one is
+ *   accepted and the length written back is the value's; an unwritable value
+ *   is EFAULT.
+ * - options 1-7, 13 and 14 act on a connection: EOPNOTSUPP until the data
+ *   path lands, whatever the length or pointer. An unknown option is
+ *   ENOPROTOOPT.
+ * The negative set length is refused by the socket layer itself (EINVAL).
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/quic.h>
+
+#include "ktap.h"
+
+enum kind {
+	K_STRUCT,	/* fixed-size structure */
+	K_BYTES,	/* byte string up to a limit */
+	K_ALPN,		/* "name1,name2" list */
+	K_DATAPATH,	/* arrives with the data path */
+	K_UNKNOWN,	/* not a QUIC option */
+};
+
+struct opt {
+	int name;
+	const char *label;
+	enum kind kind;
+	unsigned int size;	/* structure size, or the longest value accepted */
+};
+
+/* The longest ALPN list accepted: four 255-byte names and three commas. */
+#define ALPN_LONGEST	(4 * 255 + 3)
+
+static const struct opt opts[] = {
+	{ QUIC_SOCKOPT_EVENT, "EVENT", K_STRUCT, sizeof(struct quic_event_option) },
+	{ QUIC_SOCKOPT_STREAM_OPEN, "STREAM_OPEN", K_DATAPATH, sizeof(struct quic_stream_info) },
+	{ QUIC_SOCKOPT_STREAM_RESET, "STREAM_RESET", K_DATAPATH, sizeof(struct quic_errinfo) },
+	{ QUIC_SOCKOPT_STREAM_STOP_SENDING, "STREAM_STOP_SENDING", K_DATAPATH,
+	  sizeof(struct quic_errinfo) },
+	{ QUIC_SOCKOPT_CONNECTION_ID, "CONNECTION_ID", K_DATAPATH,
+	  sizeof(struct quic_connection_id_info) },
+	{ QUIC_SOCKOPT_CONNECTION_CLOSE, "CONNECTION_CLOSE", K_DATAPATH,
+	  sizeof(struct quic_connection_close) },
+	{ QUIC_SOCKOPT_CONNECTION_MIGRATION, "CONNECTION_MIGRATION", K_DATAPATH,
+	  sizeof(struct sockaddr_in6) },
+	{ QUIC_SOCKOPT_KEY_UPDATE, "KEY_UPDATE", K_DATAPATH, sizeof(uint8_t) },
+	{ QUIC_SOCKOPT_TRANSPORT_PARAM, "TRANSPORT_PARAM", K_STRUCT,
+	  sizeof(struct quic_transport_param) },
+	{ QUIC_SOCKOPT_CONFIG, "CONFIG", K_STRUCT, sizeof(struct quic_config) },
+	{ QUIC_SOCKOPT_TOKEN, "TOKEN", K_BYTES, 1024 },
+	{ QUIC_SOCKOPT_ALPN, "ALPN", K_ALPN, ALPN_LONGEST },
+	{ QUIC_SOCKOPT_SESSION_TICKET, "SESSION_TICKET", K_BYTES, 4096 },
+	{ QUIC_SOCKOPT_CRYPTO_SECRET, "CRYPTO_SECRET", K_DATAPATH,
+	  sizeof(struct quic_crypto_secret) },
+	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, "TRANSPORT_PARAM_EXT", K_DATAPATH, 256 },
+	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT + 1, "unknown option 15", K_UNKNOWN, 16 },
+};
+
+#define SET_CASES	7
+#define GET_CASES	8
+
+/* Values stored before the get cases, so each option has something to return. */
+static const char token[] = "0123456789abcdef";
+static const char ticket[] = "session ticket of thirty-two b.";
+static const char alpn[] = "h3,hq-interop";
+
+static char buf[8192];
+static char *unmapped;
+
+/* What a well-formed request returns: the option works, or dispatch refuses it. */
+static const int dispatch[] = {
+	[K_DATAPATH] = EOPNOTSUPP,
+	[K_UNKNOWN] = ENOPROTOOPT,
+};
+
+static int dispatch_errno(const struct opt *o)
+{
+	return dispatch[o->kind];
+}
+
+/* A malformed request: the option's own check, unless dispatch refuses first. */
+static int bad_errno(const struct opt *o, int err)
+{
+	return dispatch_errno(o) ?: err;
+}
+
+static bool is_bytes(const struct opt *o)
+{
+	return o->kind == K_BYTES || o->kind == K_ALPN;
+}
+
+/* Fill buf with an acceptable value of o->size bytes. */
+static void valid_value(int fd, const struct opt *o)
+{
+	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_UPDATE, .on = 1 };
+	socklen_t len = sizeof(struct quic_transport_param);
+	int i;
+
+	memset(buf, 0, sizeof(buf));
+	switch (o->name) {
+	case QUIC_SOCKOPT_EVENT:
+		memcpy(buf, &ev, sizeof(ev));
+		break;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM:
+		/* The socket's own local parameters are valid by definition. */
+		if (getsockopt(fd, SOL_QUIC, o->name, buf, &len))
+			ktap_diag("reading TRANSPORT_PARAM for the set cases: %s",
+				  errno_name(errno));
+		break;
+	case QUIC_SOCKOPT_ALPN:
+		memset(buf, 'a', ALPN_LONGEST);
+		for (i = 1; i < 4; i++)
+			buf[i * 256 - 1] = ',';
+		break;
+	default:
+		/* CONFIG: all zero selects the defaults; byte options: any bytes. */
+		if (is_bytes(o))
+			memset(buf, 'x', o->size);
+		break;
+	}
+}
+
+static void set_cases(int fd, const struct opt *o)
+{
+	int ret;
+
+	ktap_plan(SET_CASES);
+
+	/* Byte options: the shortest value is the empty one, which clears. */
+	valid_value(fd, o);
+	ret = setsockopt(fd, SOL_QUIC, o->name, buf, is_bytes(o) ? 0 : o->size - 1);
+	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL),
+			  "setsockopt %s short optlen", o->label);
+
+	valid_value(fd, o);
+	ret = setsockopt(fd, SOL_QUIC, o->name, buf, o->size);
+	ktap_expect_errno(ret, errno, dispatch_errno(o), "setsockopt %s exact optlen (%u)",
+			  o->label, o->size);
+
+	valid_value(fd, o);
+	ret = setsockopt(fd, SOL_QUIC, o->name, buf, o->size + 1);
+	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL), "setsockopt %s oversized optlen",
+			  o->label);
+
+	ret = setsockopt(fd, SOL_QUIC, o->name, NULL, o->size);
+	ktap_expect_errno(ret, errno, EINVAL, "setsockopt %s NULL value", o->label);
+
+	ret = setsockopt(fd, SOL_QUIC, o->name, NULL, 0);
+	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL),
+			  "setsockopt %s NULL value with zero optlen", o->label);
+
+	ret = setsockopt(fd, SOL_QUIC, o->name, unmapped, o->size);
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "setsockopt %s unmapped value",
+			  o->label);
+
+	valid_value(fd, o);
+	ret = setsockopt(fd, SOL_QUIC, o->name, buf, (socklen_t)-1);
+	ktap_expect_errno(ret, errno, EINVAL, "setsockopt %s negative optlen", o->label);
+}
+
+/* Give the option a known value; return the length getsockopt() reports for it. */
+static unsigned int get_setup(int fd, const struct opt *o)
+{
+	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_UPDATE, .on = 1 };
+	int ret = 0;
+
+	switch (o->name) {
+	case QUIC_SOCKOPT_EVENT:
+		ret = setsockopt(fd, SOL_QUIC, o->name, &ev, sizeof(ev));
+		break;
+	case QUIC_SOCKOPT_TOKEN:
+		ret = setsockopt(fd, SOL_QUIC, o->name, token, strlen(token));
+		break;
+	case QUIC_SOCKOPT_SESSION_TICKET:
+		ret = setsockopt(fd, SOL_QUIC, o->name, ticket, strlen(ticket));
+		break;
+	case QUIC_SOCKOPT_ALPN:
+		ret = setsockopt(fd, SOL_QUIC, o->name, alpn, strlen(alpn));
+		break;
+	}
+	if (ret)
+		ktap_diag("storing a value for the get cases: %s", errno_name(errno));
+
+	switch (o->name) {
+	case QUIC_SOCKOPT_TOKEN:
+		return strlen(token);
+	case QUIC_SOCKOPT_SESSION_TICKET:
+		return strlen(ticket);
+	case QUIC_SOCKOPT_ALPN:
+		return strlen(alpn);
+	}
+	return o->size;
+}
+
+/* Some options read their input from the buffer: the event type, the "remote" flag. */
+static void get_input(const struct opt *o)
+{
+	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_UPDATE };
+
+	memset(buf, 0, sizeof(buf));
+	if (o->name == QUIC_SOCKOPT_EVENT)
+		memcpy(buf, &ev, sizeof(ev));
+}
+
+/* The value returned by a successful get is the one stored by get_setup(). */
+static bool get_value_ok(const struct opt *o)
+{
+	const struct quic_transport_param *p = (const void *)buf;
+	const struct quic_event_option *ev = (const void *)buf;
+	const struct quic_config *c = (const void *)buf;
+
+	switch (o->name) {
+	case QUIC_SOCKOPT_EVENT:
+		return ev->type == QUIC_EVENT_STREAM_UPDATE && ev->on == 1;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM:
+		/* RFC 9000 18.2: the limit is at least 2; the local set was asked for. */
+		return !p->remote && p->active_connection_id_limit >= 2;
+	case QUIC_SOCKOPT_CONFIG:
+		/* A new socket speaks QUIC v1 (docs/socket.md). */
+		return c->version == QUIC_VERSION_V1;
+	case QUIC_SOCKOPT_TOKEN:
+		return !memcmp(buf, token, strlen(token));
+	case QUIC_SOCKOPT_SESSION_TICKET:
+		return !memcmp(buf, ticket, strlen(ticket));
+	case QUIC_SOCKOPT_ALPN:
+		return !memcmp(buf, alpn, strlen(alpn));
+	}
+	return true;
+}
+
+static void get_cases(int fd, const struct opt *o)
+{
+	unsigned int exact = get_setup(fd, o);
+	socklen_t len;
+	int ret, err;
+
+	ktap_plan(GET_CASES);
+
+	get_input(o);
+	len = exact - 1;
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
+	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL), "getsockopt %s short optlen",
+			  o->label);
+
+	get_input(o);
+	len = exact;
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
+	err = errno;
+	if (!ret && (len != exact || !get_value_ok(o))) {
+		ktap_diag("optlen %u (expected %u), value %s", len, exact,
+			  get_value_ok(o) ? "right" : "wrong");
+		ret = -2;
+	}
+	ktap_expect_errno(ret, err, dispatch_errno(o), "getsockopt %s exact optlen (%u)",
+			  o->label, exact);
+
+	get_input(o);
+	len = exact + 64;
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
+	err = errno;
+	if (!ret && len != exact) {
+		ktap_diag("optlen %u, expected %u", len, exact);
+		ret = -2;
+	}
+	ktap_expect_errno(ret, err, dispatch_errno(o),
+			  "getsockopt %s oversized optlen reports the value's length", o->label);
+
+	len = exact;
+	ret = getsockopt(fd, SOL_QUIC, o->name, NULL, &len);
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "getsockopt %s NULL value",
+			  o->label);
+
+	len = exact;
+	ret = getsockopt(fd, SOL_QUIC, o->name, unmapped, &len);
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "getsockopt %s unmapped value",
+			  o->label);
+
+	get_input(o);
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, NULL);
+	ktap_expect_errno(ret, errno, EFAULT, "getsockopt %s NULL optlen", o->label);
+
+	get_input(o);
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, (socklen_t *)unmapped);
+	ktap_expect_errno(ret, errno, EFAULT, "getsockopt %s unmapped optlen", o->label);
+
+	get_input(o);
+	len = (socklen_t)-1;
+	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
+	ktap_expect_errno(ret, errno, EINVAL, "getsockopt %s negative optlen", o->label);
+}
+
+/* One subtest on a fresh socket, so that earlier cases leave nothing behind. */
+static void on_new_socket(int family, int type, const struct opt *o, const char *name,
+			  void (*cases)(int fd, const struct opt *o))
+{
+	int fd;
+
+	ktap_subtest_begin(name);
+	fd = socket(family, type, IPPROTO_QUIC);
+	if (fd < 0) {
+		ktap_plan(1);
+		ktap_expect_errno(fd, errno, 0, "socket(IPPROTO_QUIC)");
+	} else {
+		cases(fd, o);
+		close(fd);
+	}
+	ktap_subtest_end(name);
+}
+
+static void option(int family, int type, const struct opt *o)
+{
+	ktap_subtest_begin(o->label);
+	ktap_plan(2);
+	on_new_socket(family, type, o, "setsockopt", set_cases);
+	on_new_socket(family, type, o, "getsockopt", get_cases);
+	ktap_subtest_end(o->label);
+}
+
+static void kind(int family, int type, const char *name)
+{
+	unsigned int i;
+
+	ktap_subtest_begin(name);
+	ktap_plan(ARRAY_SIZE(opts));
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		option(family, type, &opts[i]);
+	ktap_subtest_end(name);
+}
+
+int main(void)
+{
+	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (unmapped == MAP_FAILED)
+		return 1;
+
+	ktap_plan(2);
+	kind(AF_INET, SOCK_STREAM, "AF_INET SOCK_STREAM");
+	kind(AF_INET6, SOCK_DGRAM, "AF_INET6 SOCK_DGRAM");
+	return ktap_finish();
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Helpers shared by the QUIC selftests.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+int write_file(const char *path, const char *str)
+{
+	size_t len = strlen(str);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, len);
+	if (n < 0)
+		n = -errno;
+	else if ((size_t)n != len)
+		n = -EIO;
+	else
+		n = 0;
+	close(fd);
+	return n;
+}
+
+bool module_present(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return !stat(path, &st);
+}
+
+int run_wait(char *const argv[])
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int module_load(const char *name)
+{
+	char *argv[] = { "/sbin/modprobe", (char *)name, NULL };
+	int ret;
+
+	ret = run_wait(argv);
+	return ret > 0 ? -EIO : ret;
+}
+
+int module_unload(const char *name, int timeout_ms)
+{
+	struct timespec delay = { .tv_nsec = 10 * 1000 * 1000 };
+	int waited = 0;
+
+	/* Sockets drop their module references when freed, which may lag close(). */
+	while (syscall(SYS_delete_module, name, O_NONBLOCK)) {
+		if (errno != EWOULDBLOCK && errno != EAGAIN)
+			return -errno;
+		if (waited >= timeout_ms)
+			return -EBUSY;
+		nanosleep(&delay, NULL);
+		waited += 10;
+	}
+	return 0;
+}
+
+int proto_sockets(const char *proto)
+{
+	char buf[16384], *line, *save = NULL;
+	char name[32];
+	int sockets;
+
+	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %*u %d", name, &sockets) == 2 && !strcmp(name, proto))
+			return sockets;
+	}
+	return -1;
+}
