@@ -33,7 +33,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$pkgver" ]; then
 	mv "$BUILD/linux-source-6.12" "$TREE"
 	echo "$pkgver" > "$stamp"
 	# Build directories configured against the old tree are stale.
-	rm -rf "$BUILD"/kunit-* "$BUILD"/check-*
+	rm -rf "$BUILD"/kunit-* "$BUILD"/check-* "$BUILD"/selftest-*
 fi
 
 ORIG="$TREE/.quic-orig"
