@@ -12,7 +12,7 @@ T ?=
 all: help
 
 help:
-	@echo "make check        KUnit on x86_64 and arm64 + static checks (CHECK_SELFTEST=1: + selftests)"
+	@echo "make check        KUnit + selftests on x86_64 and arm64 + static checks"
 	@echo "make kunit        KUnit suites on x86_64 (KASAN, UBSAN, lockdep)"
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
