@@ -17,6 +17,9 @@
 #    modules, the programs (dynamic ones with their loader and libraries);
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
+#    the guest NIC is recorded to run/eth0.pcap (or --pcap), and when the
+#    hostnet test runs, a UDP peer on the host's loopback serves it both
+#    ways (guest -> 10.0.2.2 and host -> forwarded port -> guest);
 # 5. parses the KTAP, scans the kernel log for WARN/BUG/KASAN/UBSAN/lockdep
 #    reports, prints the results and "selftest-<arch>: N passed, N failed".
 # Exit status 0 only when every test passed.
@@ -26,10 +29,13 @@ import fcntl
 import glob
 import os
 import re
+import select
 import shutil
+import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -570,7 +576,118 @@ def check_kernel_log(console):
 		    diag=bad[:40])
 
 
-def qemu_command(arch, cfg, obj, image, rundir, args, names):
+# ---------------------------------------------------------------- host peer
+
+class HostPeer:
+	"""UDP peer on the host's loopback for the guest's hostnet test.
+
+	Echoes what the guest sends to 10.0.2.2:echo_port (QEMU user networking
+	delivers it to the host's 127.0.0.1), and probes the guest through a
+	forwarded host port until the guest answers. Later interop tests put a
+	host-side QUIC stack where this echo is.
+	"""
+	GUEST_PORT = 4434
+	MARKER = b'quic-selftest-hostnet guest->host'
+	PROBE = b'quic-selftest-hostnet probe'
+	ANSWER = b'quic-selftest-hostnet answer'
+
+	def __init__(self):
+		self.echo = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+		self.echo.bind(('127.0.0.1', 0))
+		self.echo_port = self.echo.getsockname()[1]
+		# QEMU binds the forwarded port itself: find one that is free now.
+		with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+			s.bind(('127.0.0.1', 0))
+			self.fwd_port = s.getsockname()[1]
+		self.probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+		self.probe.bind(('127.0.0.1', 0))
+		self.echoed = 0
+		self.answers = 0
+		self.other = 0
+		self.stop = threading.Event()
+		self.thread = threading.Thread(target=self.serve, daemon=True)
+
+	def hostfwd(self):
+		return f'udp:127.0.0.1:{self.fwd_port}-:{self.GUEST_PORT}'
+
+	def cmdline(self):
+		return [f'selftest_hostecho={self.echo_port}', f'selftest_hostfwd={self.GUEST_PORT}']
+
+	def serve(self):
+		next_probe = 0
+		while not self.stop.is_set():
+			now = time.monotonic()
+			if now >= next_probe and not self.answers:
+				# Until the guest binds the port, slirp drops these;
+				# until QEMU binds the host port, loopback refuses them.
+				try:
+					self.probe.sendto(self.PROBE, ('127.0.0.1', self.fwd_port))
+				except ConnectionRefusedError:
+					pass
+				next_probe = now + 0.5
+			ready = select.select([self.echo, self.probe], [], [], 0.2)[0]
+			if self.echo in ready:
+				data, peer = self.echo.recvfrom(2048)
+				if data == self.MARKER:
+					self.echo.sendto(data, peer)
+					self.echoed += 1
+				else:
+					self.other += 1
+			if self.probe in ready:
+				try:
+					data = self.probe.recv(2048)
+				except ConnectionRefusedError:
+					continue
+				if data == self.ANSWER:
+					self.answers += 1
+				else:
+					self.other += 1
+
+	def start(self):
+		self.thread.start()
+
+	def finish(self, pcap):
+		self.stop.set()
+		self.thread.join()
+		self.echo.close()
+		self.probe.close()
+		results = [
+			Test('host peer: echoed the guest datagram sent to 10.0.2.2',
+			     ok=self.echoed > 0, diag=[f'# {self.echoed} echoed, {self.other} '
+						       'unexpected datagrams']),
+			Test('host peer: the guest answered through the forwarded port',
+			     ok=self.answers > 0, diag=[f'# {self.answers} answers to probes sent '
+							f'to 127.0.0.1:{self.fwd_port}']),
+		]
+		found, why = pcap_has(pcap, self.MARKER)
+		results.append(Test('packet capture holds the guest datagram', ok=found,
+				    diag=[f'# {pcap}: {why}']))
+		return results
+
+
+def pcap_has(path, needle):
+	"""Does the libpcap file at @path hold a frame containing @needle?"""
+	try:
+		data = open(path, 'rb').read()
+	except OSError as e:
+		return False, str(e)
+	if len(data) < 24:
+		return False, f'{len(data)} bytes, no pcap header'
+	magic = int.from_bytes(data[:4], 'little')
+	if magic not in (0xa1b2c3d4, 0xa1b23c4d):
+		return False, f'bad magic {magic:#x}'
+	off, frames = 24, 0
+	while off + 16 <= len(data):
+		caplen = int.from_bytes(data[off + 8:off + 12], 'little')
+		frame = data[off + 16:off + 16 + caplen]
+		off += 16 + caplen
+		frames += 1
+		if needle in frame:
+			return True, f'found in frame {frames}'
+	return False, f'not in any of {frames} frames'
+
+
+def qemu_command(arch, cfg, obj, image, rundir, args, names, peer):
 	kernel = os.path.join(obj, cfg['image'])
 	# slab_nomerge: QUIC's slab caches keep their names (modload counts them).
 	# The RCU stall timeout is raised to its maximum: a loaded host slows TCG
@@ -579,11 +696,13 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names):
 		  'rcupdate.rcu_cpu_stall_timeout=300',
 		  'selftests=' + ','.join(names), f'selftest_timeout={args.test_timeout}']
 	append += cfg['append']
+	if peer:
+		append += peer.cmdline()
 	if 'modload' not in names:
 		# kmemleak triples the boot time under TCG; only modload needs it.
 		append.append('kmemleak=off')
 	netdev = 'user,id=net0'
-	for fwd in args.hostfwd:
+	for fwd in args.hostfwd + ([peer.hostfwd()] if peer else []):
 		netdev += ',hostfwd=' + fwd
 	cmd = [cfg['qemu'], '-accel', 'tcg'] + cfg['machine'] + [
 		'-smp', '2', '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
@@ -593,9 +712,12 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names):
 		'-device', f'virtio-serial-{cfg["virtio"]}',
 		'-chardev', 'file,id=ktap,path=' + os.path.join(rundir, 'ktap.log'),
 		'-device', 'virtconsole,chardev=ktap']
-	if args.pcap:
-		cmd += ['-object', f'filter-dump,id=dump0,netdev=net0,file={args.pcap}']
+	cmd += ['-object', f'filter-dump,id=dump0,netdev=net0,file={pcap_path(rundir, args)}']
 	return cmd
+
+
+def pcap_path(rundir, args):
+	return args.pcap or os.path.join(rundir, 'eth0.pcap')
 
 
 def boot(arch, cfg, obj, image, args, names):
@@ -604,7 +726,8 @@ def boot(arch, cfg, obj, image, args, names):
 	os.makedirs(rundir, exist_ok=True)
 	for f in ('console.log', 'ktap.log'):
 		open(os.path.join(rundir, f), 'w').close()
-	cmd = qemu_command(arch, cfg, obj, image, rundir, args, names)
+	peer = HostPeer() if 'hostnet' in names else None
+	cmd = qemu_command(arch, cfg, obj, image, rundir, args, names, peer)
 	with open(os.path.join(rundir, 'qemu.cmd'), 'w') as f:
 		f.write(' '.join(cmd) + '\n')
 	timeout = args.timeout or cfg['timeout']
@@ -612,6 +735,8 @@ def boot(arch, cfg, obj, image, args, names):
 	    f'logs in {os.path.relpath(rundir, ROOT)}/')
 
 	start = time.monotonic()
+	if peer:
+		peer.start()
 	proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
 				stderr=subprocess.STDOUT, text=True)
 	ktap_path = os.path.join(rundir, 'ktap.log')
@@ -634,6 +759,7 @@ def boot(arch, cfg, obj, image, args, names):
 			break
 	qemu_out = proc.communicate()[0] or ''
 	secs = time.monotonic() - start
+	peer_results = peer.finish(pcap_path(rundir, args)) if peer else []
 
 	text = open(ktap_path, errors='replace').read()
 	console = open(os.path.join(rundir, 'console.log'), errors='replace').read()
@@ -665,6 +791,7 @@ def boot(arch, cfg, obj, image, args, names):
 		results.append(Test('guest NIC: DHCP through QEMU user networking',
 				    ok='# eth0: DHCP lease' in text,
 				    diag=[l for l in text.splitlines() if l.startswith('# eth0')]))
+	results += peer_results
 	results.append(check_kernel_log(console))
 	return results, secs
 
