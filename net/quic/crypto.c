@@ -874,100 +874,6 @@ static int quic_crypto_skb_prepare(struct sk_buff *skb, u32 hlen)
 	return 1 + skb_shinfo(skb)->nr_frags;
 }
 
-/**
- * quic_crypto_encrypt - protect a packet held in an skb
- * @crypto: the state of the packet's encryption level
- * @skb: the packet from skb->data: unprotected header, payload and
- *	%QUIC_TAG_LEN bytes of room for the tag; it may be non-linear
- * @pkt: layout (@pkt->len, @pkt->pn_offset) and packet number
- *
- * Applies AEAD protection, then header protection (RFC 9001 Sections 5.3 and
- * 5.4). Shared data (cloned skb, shared fragments) is copied before.
- *
- * Context: any; does not sleep unless a transform completes asynchronously.
- * Return: 0; -ENOKEY without send keys; -EKEYEXPIRED at the confidentiality
- * limit; -EINVAL for a packet too short to be sampled; -ENOMEM.
- */
-int quic_crypto_encrypt(struct quic_crypto *crypto, struct sk_buff *skb,
-			struct quic_crypto_pkt *pkt)
-{
-	struct quic_crypto_req *req;
-	u32 hlen;
-	int err;
-
-	err = quic_crypto_tx_ready(crypto, pkt);
-	if (err)
-		return err;
-	if (!pkt->len || pkt->len > skb->len || !pskb_may_pull(skb, 1))
-		return -EINVAL;
-	err = quic_crypto_check(crypto, skb->data[0], pkt, &hlen);
-	if (err)
-		return err;
-	err = quic_crypto_skb_prepare(skb, hlen);
-	if (err < 0)
-		return err;
-	if (quic_crypto_is_plain(crypto, skb->data[0])) {
-		quic_crypto_put_pn(skb->data + pkt->pn_offset, pkt->number,
-				   (skb->data[0] & QUIC_PN_LEN_MASK) + 1);
-		return 0;
-	}
-
-	req = quic_crypto_req_alloc(&crypto->tx, err);
-	if (!req)
-		return -ENOMEM;
-	err = skb_to_sgvec(skb, req->sg, 0, pkt->len);
-	if (err > 0) {
-		req->nents = err;
-		err = quic_crypto_seal(crypto, skb->data, req, pkt);
-	}
-	kfree(req);
-	return err;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_encrypt);
-
-/**
- * quic_crypto_encrypt_buf - protect a packet held in a linear buffer
- * @crypto: the state of the packet's encryption level
- * @buf: the packet, @pkt->len bytes including the tag room; it must be
- *	addressable by a scatterlist (kmalloc'ed, not on the stack)
- * @pkt: layout and packet number
- *
- * Context: any; does not sleep unless a transform completes asynchronously.
- * Return: as quic_crypto_encrypt(), and -EFAULT for a buffer outside the
- * linear mapping.
- */
-int quic_crypto_encrypt_buf(struct quic_crypto *crypto, u8 *buf, struct quic_crypto_pkt *pkt)
-{
-	struct quic_crypto_req *req;
-	u32 hlen;
-	int err;
-
-	err = quic_crypto_tx_ready(crypto, pkt);
-	if (err)
-		return err;
-	if (!pkt->len)
-		return -EINVAL;
-	if (!virt_addr_valid(buf))
-		return -EFAULT;
-	err = quic_crypto_check(crypto, buf[0], pkt, &hlen);
-	if (err)
-		return err;
-	if (quic_crypto_is_plain(crypto, buf[0])) {
-		quic_crypto_put_pn(buf + pkt->pn_offset, pkt->number,
-				   (buf[0] & QUIC_PN_LEN_MASK) + 1);
-		return 0;
-	}
-
-	req = quic_crypto_req_alloc(&crypto->tx, 1);
-	if (!req)
-		return -ENOMEM;
-	sg_set_buf(req->sg, buf, pkt->len);
-	err = quic_crypto_seal(crypto, buf, req, pkt);
-	kfree(req);
-	return err;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_encrypt_buf);
-
 /* Decryption */
 
 /* A packet of the next key phase authenticated: the update is complete on
@@ -1105,6 +1011,109 @@ static int quic_crypto_rx_ready(const struct quic_crypto *crypto,
 	return 0;
 }
 
+/* Packets in and out */
+
+/* The work both directions share, on an skb or on a linear buffer: check
+ * the keys and the header against the level, then either write or read a
+ * plain packet number (levels without protection) or run the AEAD and
+ * header protection over a scatterlist of the first pkt->len bytes.
+ */
+static int quic_crypto_protect(struct quic_crypto *crypto, bool send, struct sk_buff *skb,
+			       u8 *buf, struct quic_crypto_pkt *pkt)
+{
+	struct quic_crypto_req *req;
+	int nsg = 1, err;
+	u32 hlen;
+
+	err = send ? quic_crypto_tx_ready(crypto, pkt) : quic_crypto_rx_ready(crypto, pkt);
+	if (err)
+		return err;
+	if (!pkt->len)
+		return -EINVAL;
+	if (skb) {
+		if (pkt->len > skb->len || !pskb_may_pull(skb, 1))
+			return -EINVAL;
+		buf = skb->data;
+	} else if (!virt_addr_valid(buf)) {
+		return -EFAULT;
+	}
+	err = quic_crypto_check(crypto, buf[0], pkt, &hlen);
+	if (err)
+		return err;
+	if (skb) {
+		nsg = quic_crypto_skb_prepare(skb, hlen);
+		if (nsg < 0)
+			return nsg;
+		buf = skb->data;	/* pulling or copying may move it */
+	}
+	if (quic_crypto_is_plain(crypto, buf[0])) {
+		if (!send)
+			return quic_crypto_open_plain(buf, pkt);
+		quic_crypto_put_pn(buf + pkt->pn_offset, pkt->number,
+				   (buf[0] & QUIC_PN_LEN_MASK) + 1);
+		return 0;
+	}
+
+	req = quic_crypto_req_alloc(send ? &crypto->tx : &crypto->rx, nsg);
+	if (!req)
+		return -ENOMEM;
+	if (skb) {
+		err = skb_to_sgvec(skb, req->sg, 0, pkt->len);
+		if (err <= 0) {
+			err = err ?: -EINVAL;
+			goto out;
+		}
+		req->nents = err;
+	} else {
+		sg_set_buf(req->sg, buf, pkt->len);
+	}
+	if (send)
+		err = quic_crypto_seal(crypto, buf, req, pkt);
+	else
+		err = quic_crypto_open(crypto, buf, req, pkt);
+out:
+	kfree(req);
+	return err;
+}
+
+/**
+ * quic_crypto_encrypt - protect a packet held in an skb
+ * @crypto: the state of the packet's encryption level
+ * @skb: the packet from skb->data: unprotected header, payload and
+ *	%QUIC_TAG_LEN bytes of room for the tag; it may be non-linear
+ * @pkt: layout (@pkt->len, @pkt->pn_offset) and packet number
+ *
+ * Applies AEAD protection, then header protection (RFC 9001 Sections 5.3 and
+ * 5.4). Shared data (cloned skb, shared fragments) is copied before.
+ *
+ * Context: any; does not sleep unless a transform completes asynchronously.
+ * Return: 0; -ENOKEY without send keys; -EKEYEXPIRED at the confidentiality
+ * limit; -EINVAL for a packet too short to be sampled; -ENOMEM.
+ */
+int quic_crypto_encrypt(struct quic_crypto *crypto, struct sk_buff *skb,
+			struct quic_crypto_pkt *pkt)
+{
+	return quic_crypto_protect(crypto, true, skb, NULL, pkt);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_encrypt);
+
+/**
+ * quic_crypto_encrypt_buf - protect a packet held in a linear buffer
+ * @crypto: the state of the packet's encryption level
+ * @buf: the packet, @pkt->len bytes including the tag room; it must be
+ *	addressable by a scatterlist (kmalloc'ed, not on the stack)
+ * @pkt: layout and packet number
+ *
+ * Context: any; does not sleep unless a transform completes asynchronously.
+ * Return: as quic_crypto_encrypt(), and -EFAULT for a buffer outside the
+ * linear mapping.
+ */
+int quic_crypto_encrypt_buf(struct quic_crypto *crypto, u8 *buf, struct quic_crypto_pkt *pkt)
+{
+	return quic_crypto_protect(crypto, true, NULL, buf, pkt);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_encrypt_buf);
+
 /**
  * quic_crypto_decrypt - remove the protection of a packet held in an skb
  * @crypto: the state of the packet's encryption level
@@ -1132,34 +1141,7 @@ static int quic_crypto_rx_ready(const struct quic_crypto *crypto,
 int quic_crypto_decrypt(struct quic_crypto *crypto, struct sk_buff *skb,
 			struct quic_crypto_pkt *pkt)
 {
-	struct quic_crypto_req *req;
-	u32 hlen;
-	int err;
-
-	err = quic_crypto_rx_ready(crypto, pkt);
-	if (err)
-		return err;
-	if (!pkt->len || pkt->len > skb->len || !pskb_may_pull(skb, 1))
-		return -EINVAL;
-	err = quic_crypto_check(crypto, skb->data[0], pkt, &hlen);
-	if (err)
-		return err;
-	err = quic_crypto_skb_prepare(skb, hlen);
-	if (err < 0)
-		return err;
-	if (quic_crypto_is_plain(crypto, skb->data[0]))
-		return quic_crypto_open_plain(skb->data, pkt);
-
-	req = quic_crypto_req_alloc(&crypto->rx, err);
-	if (!req)
-		return -ENOMEM;
-	err = skb_to_sgvec(skb, req->sg, 0, pkt->len);
-	if (err > 0) {
-		req->nents = err;
-		err = quic_crypto_open(crypto, skb->data, req, pkt);
-	}
-	kfree(req);
-	return err;
+	return quic_crypto_protect(crypto, false, skb, NULL, pkt);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_decrypt);
 
@@ -1175,30 +1157,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_decrypt);
  */
 int quic_crypto_decrypt_buf(struct quic_crypto *crypto, u8 *buf, struct quic_crypto_pkt *pkt)
 {
-	struct quic_crypto_req *req;
-	u32 hlen;
-	int err;
-
-	err = quic_crypto_rx_ready(crypto, pkt);
-	if (err)
-		return err;
-	if (!pkt->len)
-		return -EINVAL;
-	if (!virt_addr_valid(buf))
-		return -EFAULT;
-	err = quic_crypto_check(crypto, buf[0], pkt, &hlen);
-	if (err)
-		return err;
-	if (quic_crypto_is_plain(crypto, buf[0]))
-		return quic_crypto_open_plain(buf, pkt);
-
-	req = quic_crypto_req_alloc(&crypto->rx, 1);
-	if (!req)
-		return -ENOMEM;
-	sg_set_buf(req->sg, buf, pkt->len);
-	err = quic_crypto_open(crypto, buf, req, pkt);
-	kfree(req);
-	return err;
+	return quic_crypto_protect(crypto, false, NULL, buf, pkt);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_decrypt_buf);
 
