@@ -488,6 +488,27 @@ static void path_rcv_hands_datagram_to_callback(struct kunit *test)
 }
 
 /*
+ * Finish an ICMP error whose quoted IP header is in place: quote the UDP
+ * header of our datagram (port @sport to 443) and 8 bytes of it, then set
+ * the headers as the UDP error handler leaves them (see below).
+ */
+static struct sk_buff *path_icmp_quote_udp(struct sk_buff *skb, u32 outer_len, u32 icmp_len,
+					   u16 sport, u8 **payload)
+{
+	struct udphdr *uh = skb_put_zero(skb, sizeof(*uh));
+
+	uh->source = htons(sport);
+	uh->dest = htons(443);
+	skb_put_data(skb, "QUICQUIC", 8);
+
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, outer_len);
+	skb_pull(skb, outer_len + icmp_len);
+	*payload = (u8 *)(uh + 1);
+	return skb;
+}
+
+/*
  * An ICMP error as the UDP error handler passes it to encap_err_rcv:
  * network header at the outer IP header, transport header at the ICMP
  * header, data at the quoted IP header.
@@ -498,7 +519,6 @@ static struct sk_buff *path_icmp4(struct kunit *test, u8 type, u8 code, u16 mtu,
 	struct sk_buff *skb = kunit_zalloc_skb(test, 128, GFP_KERNEL);
 	struct iphdr *outer, *inner;
 	struct icmphdr *icmp;
-	struct udphdr *uh;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	outer = skb_put_zero(skb, sizeof(*outer));
@@ -517,16 +537,7 @@ static struct sk_buff *path_icmp4(struct kunit *test, u8 type, u8 code, u16 mtu,
 	inner->protocol = IPPROTO_UDP;
 	inner->saddr = in_aton(src);
 	inner->daddr = in_aton("192.0.2.7");
-	uh = skb_put_zero(skb, sizeof(*uh));
-	uh->source = htons(sport);
-	uh->dest = htons(443);
-	skb_put_data(skb, "QUICQUIC", 8);
-
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*outer));
-	skb_pull(skb, sizeof(*outer) + sizeof(*icmp));
-	*payload = (u8 *)(uh + 1);
-	return skb;
+	return path_icmp_quote_udp(skb, sizeof(*outer), sizeof(*icmp), sport, payload);
 }
 
 static struct sk_buff *path_icmp6(struct kunit *test, u8 type, u32 mtu, const char *src,
@@ -535,7 +546,6 @@ static struct sk_buff *path_icmp6(struct kunit *test, u8 type, u32 mtu, const ch
 	struct sk_buff *skb = kunit_zalloc_skb(test, 160, GFP_KERNEL);
 	struct ipv6hdr *outer, *inner;
 	struct icmp6hdr *icmp;
-	struct udphdr *uh;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	outer = skb_put_zero(skb, sizeof(*outer));
@@ -551,16 +561,7 @@ static struct sk_buff *path_icmp6(struct kunit *test, u8 type, u32 mtu, const ch
 	inner->nexthdr = IPPROTO_UDP;
 	in6_pton(src, -1, inner->saddr.s6_addr, -1, NULL);
 	in6_pton("2001:db8::7", -1, inner->daddr.s6_addr, -1, NULL);
-	uh = skb_put_zero(skb, sizeof(*uh));
-	uh->source = htons(sport);
-	uh->dest = htons(443);
-	skb_put_data(skb, "QUICQUIC", 8);
-
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*outer));
-	skb_pull(skb, sizeof(*outer) + sizeof(*icmp));
-	*payload = (u8 *)(uh + 1);
-	return skb;
+	return path_icmp_quote_udp(skb, sizeof(*outer), sizeof(*icmp), sport, payload);
 }
 
 static void path_err_call(struct quic_udp_sock *us, struct sk_buff *skb, u32 info, u8 *payload)
