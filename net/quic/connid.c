@@ -516,7 +516,10 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_set_token);
  *
  * Runs under rcu_read_lock(), which the caller holds for as long as it
  * uses the entry; to keep the socket beyond that it takes a reference on
- * quic_conn_id_sk() inside the read-side section. Zero-length IDs are
+ * quic_conn_id_sk() inside the read-side section with
+ * refcount_inc_not_zero(&sk->sk_refcnt), treating failure as "not found"
+ * (the socket is closing; QUIC sockets are SOCK_RCU_FREE, so it is still
+ * readable until the grace period ends). Zero-length IDs are
  * never in the table: a packet with an empty Destination Connection ID is
  * matched by its addresses instead.
  *

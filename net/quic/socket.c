@@ -228,6 +228,11 @@ static int quic_init_sock(struct sock *sk)
 	sk->sk_destruct = inet_sock_destruct;
 	sk->sk_write_space = quic_write_space;
 	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
+	/* The receive path finds sockets through RCU lookups (connection IDs)
+	 * and takes its reference with refcount_inc_not_zero(): the memory
+	 * must outlive a concurrent close until the grace period ends.
+	 */
+	sock_set_flag(sk, SOCK_RCU_FREE);
 
 	qs->config.version = QUIC_VERSION_V1;
 	qs->config.initial_smoothed_rtt = QUIC_RTT_INIT;

@@ -54,6 +54,19 @@ static void socket_create_release_restores_counters(struct kunit *test)
 	}
 }
 
+/*
+ * Connection ID lookups run under RCU without holding the socket: a socket
+ * closed meanwhile must stay readable until the grace period ends, so the
+ * lookup can fail refcount_inc_not_zero() instead of touching freed memory.
+ */
+static void socket_is_freed_after_rcu_grace_period(struct kunit *test)
+{
+	const struct socket_kind *k = test->param_value;
+	struct sock *sk = quic_kunit_socket(test, k->family, k->type)->sk;
+
+	KUNIT_EXPECT_TRUE(test, sock_flag(sk, SOCK_RCU_FREE));
+}
+
 static void socket_defaults_follow_rfc(struct kunit *test)
 {
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
@@ -536,6 +549,7 @@ static void socket_sysctl_mem_checks_order(struct kunit *test)
 
 static struct kunit_case socket_cases[] = {
 	KUNIT_CASE_PARAM(socket_create_release_restores_counters, socket_kind_gen_params),
+	KUNIT_CASE_PARAM(socket_is_freed_after_rcu_grace_period, socket_kind_gen_params),
 	KUNIT_CASE(socket_defaults_follow_rfc),
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
 	KUNIT_CASE(socket_connection_options_not_supported_yet),
