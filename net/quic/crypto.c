@@ -1513,7 +1513,7 @@ int quic_crypto_token_generate(const struct quic_crypto_mac *mac, const union qu
 
 	if (cidlen > QUIC_CONN_ID_MAX_LEN || lifetime > U64_MAX - now)
 		return -EINVAL;
-	len = QUIC_TOKEN_MIN_LEN + cidlen;
+	len = QUIC_ADDR_TOKEN_MIN_LEN + cidlen;
 	if (*tokenlen < len)
 		return -EINVAL;
 
@@ -1559,12 +1559,12 @@ int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic
 	u32 body;
 	int err;
 
-	if (tokenlen < QUIC_TOKEN_MIN_LEN || tokenlen > QUIC_TOKEN_MAX_LEN)
+	if (tokenlen < QUIC_ADDR_TOKEN_MIN_LEN || tokenlen > QUIC_ADDR_TOKEN_MAX_LEN)
 		return -EINVAL;
 	body = tokenlen - QUIC_TOKEN_MAC_LEN;
 	f = token[0];
 	cidlen = token[1 + 8 + QUIC_TOKEN_NONCE_LEN];
-	if ((f & ~QUIC_TOKEN_FLAG_RETRY) || tokenlen != QUIC_TOKEN_MIN_LEN + cidlen ||
+	if ((f & ~QUIC_TOKEN_FLAG_RETRY) || tokenlen != QUIC_ADDR_TOKEN_MIN_LEN + cidlen ||
 	    (cidlen && !(f & QUIC_TOKEN_FLAG_RETRY)))
 		return -EINVAL;
 	err = quic_crypto_token_mac(mac, addr, token, body, f & QUIC_TOKEN_FLAG_RETRY, expect);
@@ -1575,6 +1575,6 @@ int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic
 	if (now > get_unaligned_be64(token + 1))
 		return -EKEYEXPIRED;
 	*flags = f;
-	return quic_conn_id_set(odcid, token + QUIC_TOKEN_MIN_LEN - QUIC_TOKEN_MAC_LEN, cidlen);
+	return quic_conn_id_set(odcid, token + QUIC_ADDR_TOKEN_MIN_LEN - QUIC_TOKEN_MAC_LEN, cidlen);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_token_verify);

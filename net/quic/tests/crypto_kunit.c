@@ -1610,10 +1610,10 @@ static void quic_test_addr6(union quic_addr *a, u8 last, u16 port)
 static u8 *quic_test_token(struct kunit *test, const struct quic_crypto_mac *mac,
 			   const union quic_addr *a, const struct quic_conn_id *odcid, u32 *len)
 {
-	u8 *token = kunit_kzalloc(test, QUIC_TOKEN_MAX_LEN, GFP_KERNEL);
+	u8 *token = kunit_kzalloc(test, QUIC_ADDR_TOKEN_MAX_LEN, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, token);
-	*len = QUIC_TOKEN_MAX_LEN;
+	*len = QUIC_ADDR_TOKEN_MAX_LEN;
 	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(mac, a, odcid, QUIC_TEST_NOW,
 							 QUIC_TEST_LIFETIME, token, len), 0);
 	return token;
@@ -1630,7 +1630,7 @@ static void crypto_token_round_trip(struct kunit *test)
 	/* Retry token: carries the ODCID back to a stateless server. */
 	quic_test_addr4(&a4, 0xc0000201, 4433);
 	token = quic_test_token(test, mac, &a4, &quic_test_dcid, &len);
-	KUNIT_EXPECT_EQ(test, len, QUIC_TOKEN_MIN_LEN + quic_test_dcid.len);
+	KUNIT_EXPECT_EQ(test, len, QUIC_ADDR_TOKEN_MIN_LEN + quic_test_dcid.len);
 	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a4, token, len, QUIC_TEST_NOW + 1,
 						       &flags, &odcid), 0);
 	KUNIT_EXPECT_EQ(test, flags, QUIC_TOKEN_FLAG_RETRY);
@@ -1639,7 +1639,7 @@ static void crypto_token_round_trip(struct kunit *test)
 	/* NEW_TOKEN token. */
 	quic_test_addr6(&a6, 7, 443);
 	token = quic_test_token(test, mac, &a6, NULL, &len);
-	KUNIT_EXPECT_EQ(test, len, QUIC_TOKEN_MIN_LEN);
+	KUNIT_EXPECT_EQ(test, len, QUIC_ADDR_TOKEN_MIN_LEN);
 	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a6, token, len, QUIC_TEST_NOW,
 						       &flags, &odcid), 0);
 	KUNIT_EXPECT_EQ(test, flags, 0);
@@ -1720,7 +1720,7 @@ static void crypto_token_rejects_alteration(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, len - 1, QUIC_TEST_NOW,
 						       &flags, &odcid), -EINVAL);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, QUIC_TOKEN_MAX_LEN + 1,
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, QUIC_ADDR_TOKEN_MAX_LEN + 1,
 						       QUIC_TEST_NOW, &flags, &odcid), -EINVAL);
 	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(other, &a, token, len, QUIC_TEST_NOW,
 						       &flags, &odcid), -EBADMSG);
@@ -1741,7 +1741,7 @@ static void crypto_token_unique(struct kunit *test)
 	t2 = quic_test_token(test, mac, &a, NULL, &l2);
 	KUNIT_ASSERT_EQ(test, l1, l2);
 	KUNIT_EXPECT_NE(test, memcmp(t1, t2, l1), 0);
-	l1 = QUIC_TOKEN_MIN_LEN - 1;
+	l1 = QUIC_ADDR_TOKEN_MIN_LEN - 1;
 	KUNIT_EXPECT_EQ(test, quic_crypto_token_generate(mac, &a, NULL, 0, 1, t1, &l1), -EINVAL);
 }
 
