@@ -1575,6 +1575,7 @@ int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic
 	if (now > get_unaligned_be64(token + 1))
 		return -EKEYEXPIRED;
 	*flags = f;
-	return quic_conn_id_set(odcid, token + QUIC_ADDR_TOKEN_MIN_LEN - QUIC_TOKEN_MAC_LEN, cidlen);
+	/* The ODCID ends where the MAC starts. */
+	return quic_conn_id_set(odcid, token + body - cidlen, cidlen);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_token_verify);
