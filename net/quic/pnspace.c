@@ -81,10 +81,12 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_pnspace_free);
  * records it, once the packet has been decrypted (RFC 9000 Section 12.3:
  * duplicate suppression happens after removing packet protection).
  *
+ * A packet number far above the window is new, however far: marking it
+ * slides the window up to it (see quic_pnspace_mark()).
+ *
  * Return: 0 when @pn has not been received yet, or
  * -EEXIST when it has been received already (a duplicate);
  * -ERANGE when it is below the tracked window (too old to tell);
- * -EOVERFLOW when it lies %QUIC_PN_MAP_SIZE or more above the window base;
  * -EINVAL when it is not a packet number (negative or above 2^62 - 1).
  */
 int quic_pnspace_check(const struct quic_pnspace *space, s64 pn)
@@ -101,8 +103,6 @@ int quic_pnspace_check(const struct quic_pnspace *space, s64 pn)
 		return -EEXIST;
 
 	off = pn - space->base_pn;
-	if (off >= QUIC_PN_MAP_SIZE)
-		return -EOVERFLOW;
 	if (off < space->pn_map_len && test_bit(off, space->pn_map))
 		return -EEXIST;
 	return 0;
@@ -139,6 +139,32 @@ static void quic_pnspace_move_base(struct quic_pnspace *space, s64 pn)
 	space->base_pn += shift;
 }
 
+/* @pn lies %QUIC_PN_MAP_SIZE or more above base_pn: the packets missing
+ * at the bottom of the window were lost long ago (a burst of several
+ * thousand packets), and waiting for them would stall the space for good.
+ * Give up on everything below @pn - %QUIC_PN_MAP_LIMIT, which leaves @pn a
+ * quarter of the map from its top, and keep what was received above that.
+ * The ranges given up are reported as too old from now on, never as
+ * received.
+ */
+static void quic_pnspace_slide(struct quic_pnspace *space, s64 pn)
+{
+	s64 floor = pn - QUIC_PN_MAP_LIMIT;
+	s64 shift = floor - space->base_pn;
+
+	if (shift >= space->pn_map_len)
+		bitmap_zero(space->pn_map, space->pn_map_len);
+	else
+		bitmap_shift_right(space->pn_map, space->pn_map, shift, space->pn_map_len);
+	space->base_pn = floor;
+	space->min_pn_seen = floor;
+	/* Received packets just above the floor are now contiguous with it. */
+	quic_pnspace_move_base(space, floor);
+	/* A checkpoint below the floor would bring given-up ranges back. */
+	if (space->last_max_pn_seen < floor)
+		space->last_max_pn_seen = floor;
+}
+
 /* Called when @now brought a new largest packet number: take a checkpoint
  * if the last one is old enough or far enough below (see the file comment).
  */
@@ -171,6 +197,11 @@ static void quic_pnspace_checkpoint(struct quic_pnspace *space, u64 now)
  * accepted; otherwise it starts at that packet number, and anything lower
  * is reported as too old.
  *
+ * A packet number %QUIC_PN_MAP_SIZE or more above the window base moves the
+ * window up instead of being refused (RFC 9000 Section 12.3 lets the
+ * receiver forget old packet numbers): after a long burst of losses the
+ * space keeps accepting the peer's new packets.
+ *
  * Return: 0, -ENOMEM when the map could not grow, or any error of
  * quic_pnspace_check() (the space is then unchanged).
  */
@@ -192,6 +223,15 @@ int quic_pnspace_mark(struct quic_pnspace *space, s64 pn, u64 now)
 		space->last_max_pn_time = now;
 	}
 
+	if (pn - space->base_pn >= QUIC_PN_MAP_SIZE) {
+		/* Grow first, so that a failure leaves the space unchanged. */
+		if (space->pn_map_len <= QUIC_PN_MAP_LIMIT) {
+			err = quic_pnspace_grow(space, QUIC_PN_MAP_LIMIT + 1);
+			if (err)
+				return err;
+		}
+		quic_pnspace_slide(space, pn);
+	}
 	off = pn - space->base_pn;
 	if (off >= space->pn_map_len) {
 		err = quic_pnspace_grow(space, off + 1);

@@ -330,24 +330,71 @@ static void pnspace_map_grows_to_fixed_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, space->base_pn, 1LL);
 }
 
-static void pnspace_beyond_window_is_rejected(struct kunit *test)
+static void pnspace_beyond_window_slides_instead_of_refusing(struct kunit *test)
 {
 	struct quic_pnspace *space = pnspace_new(test);
 	struct quic_ack_info *info = ack_info_new(test);
+	s64 far = 1 + QUIC_PN_MAP_SIZE, floor = far - QUIC_PN_MAP_LIMIT;
 
+	/* 1 is lost, so the base stays at 1; 2 and floor + 1 are received. */
 	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, 2, 0), 0);
-	/* base is 1: 1 + 4096 is one past the largest trackable number. */
-	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, 1 + QUIC_PN_MAP_SIZE), -EOVERFLOW);
-	KUNIT_EXPECT_EQ(test, quic_pnspace_mark(space, 1 + QUIC_PN_MAP_SIZE, 7), -EOVERFLOW);
-	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, QUIC_PN_MAP_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, floor + 1, 0), 0);
 
-	/* Nothing changed. */
-	KUNIT_EXPECT_EQ(test, space->max_pn_seen, 2LL);
-	KUNIT_EXPECT_EQ(test, space->max_pn_time, 0ULL);
-	KUNIT_EXPECT_EQ(test, space->pn_map_len, QUIC_PN_MAP_INITIAL);
+	/* One past the largest number a window based at 1 can hold is new. */
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, far), 0);
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, far, 7), 0);
+
+	/* Everything below the floor is given up, never reported received. */
+	KUNIT_EXPECT_EQ(test, space->min_pn_seen, floor);
+	KUNIT_EXPECT_EQ(test, space->base_pn, floor);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, far);
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, 1), -ERANGE);
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, 2), -ERANGE);
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, floor), 0);
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, floor + 1), -EEXIST);
+	KUNIT_EXPECT_EQ(test, quic_pnspace_check(space, far), -EEXIST);
+
+	/* The ACK reports exactly far and floor + 1. */
 	KUNIT_ASSERT_EQ(test, quic_pnspace_ack_info(space, info), 0);
-	KUNIT_EXPECT_EQ(test, info->largest, 2LL);
+	KUNIT_EXPECT_EQ(test, info->largest, far);
+	KUNIT_EXPECT_EQ(test, info->first_range, 0ULL);
+	KUNIT_ASSERT_EQ(test, info->range_count, 1U);
+	KUNIT_EXPECT_EQ(test, info->smallest, floor + 1);
+}
+
+/* The defect this guards against: a burst of lost packets larger than the
+ * map froze the window, and every later packet was refused until the idle
+ * timeout. 10,000 consecutive packets lost, then the peer carries on.
+ */
+static void pnspace_survives_10000_packet_gap(struct kunit *test)
+{
+	struct quic_pnspace *space = pnspace_new(test);
+	struct quic_ack_info *info = ack_info_new(test);
+	s64 pn, resume = 10 + 10000;
+	u64 now = 0;
+
+	/* Only the distance rule advances the window here, not time. */
+	quic_pnspace_set_time_limit(space, U64_MAX);
+	/* 5 is missing too, so the window base is stuck at 5 before the burst. */
+	for (pn = 0; pn < 10; pn++)
+		if (pn != 5)
+			KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, pn, now), 0);
+	KUNIT_ASSERT_EQ(test, space->base_pn, 5LL);
+
+	for (pn = resume; pn < resume + 2 * QUIC_PN_MAP_SIZE; pn++) {
+		now += 10;
+		KUNIT_ASSERT_EQ_MSG(test, quic_pnspace_check(space, pn), 0, "pn %lld", pn);
+		KUNIT_ASSERT_EQ_MSG(test, quic_pnspace_mark(space, pn, now), 0, "pn %lld", pn);
+	}
+
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, pn - 1);
+	KUNIT_EXPECT_FALSE(test, quic_pnspace_has_gap(space));
+	KUNIT_ASSERT_EQ(test, quic_pnspace_ack_info(space, info), 0);
+	KUNIT_EXPECT_EQ(test, info->largest, pn - 1);
+	KUNIT_EXPECT_EQ(test, info->range_count, 0U);
+	/* Only packets received after the gap are acknowledged. */
+	KUNIT_EXPECT_GE(test, info->smallest, resume);
 }
 
 static void pnspace_window_advances_by_time(struct kunit *test)
@@ -578,7 +625,8 @@ static struct kunit_case pnspace_cases[] = {
 	KUNIT_CASE(pnspace_ack_ranges_keep_newest_32_gaps),
 	KUNIT_CASE(pnspace_ack_ranges_33_fit_exactly),
 	KUNIT_CASE(pnspace_map_grows_to_fixed_window),
-	KUNIT_CASE(pnspace_beyond_window_is_rejected),
+	KUNIT_CASE(pnspace_beyond_window_slides_instead_of_refusing),
+	KUNIT_CASE(pnspace_survives_10000_packet_gap),
 	KUNIT_CASE(pnspace_window_advances_by_time),
 	KUNIT_CASE(pnspace_window_advances_by_count),
 	KUNIT_CASE(pnspace_next_pn_stops_before_2_62_minus_1),
