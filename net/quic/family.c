@@ -80,6 +80,10 @@ static int quic_v4_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 	fl4->daddr = da->v4.sin_addr.s_addr;
 	fl4->fl4_dport = da->v4.sin_port;
 	fl4->flowi4_proto = IPPROTO_UDP;
+	/* SO_BINDTODEVICE and SO_MARK steer the tunnel's packets too. */
+	fl4->flowi4_oif = READ_ONCE(sk->sk_bound_dev_if);
+	fl4->flowi4_mark = READ_ONCE(sk->sk_mark);
+	fl4->flowi4_uid = sock_net_uid(sock_net(sk), sk);
 
 	rt = ip_route_output_key(sock_net(sk), fl4);
 	if (IS_ERR(rt))
@@ -111,6 +115,21 @@ static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 	fl6->daddr = da->v6.sin6_addr;
 	fl6->fl6_dport = da->v6.sin6_port;
 	fl6->flowi6_proto = IPPROTO_UDP;
+	fl6->flowi6_mark = READ_ONCE(sk->sk_mark);
+	fl6->flowi6_uid = sock_net_uid(sock_net(sk), sk);
+	/* SO_BINDTODEVICE, else the scope of a link-local destination
+	 * (RFC 4007 Section 6): without an interface the route is ambiguous.
+	 */
+	fl6->flowi6_oif = READ_ONCE(sk->sk_bound_dev_if);
+	if (__ipv6_addr_needs_scope_id(ipv6_addr_type(&da->v6.sin6_addr))) {
+		if (!da->v6.sin6_scope_id && !fl6->flowi6_oif)
+			return -EINVAL;
+		if (da->v6.sin6_scope_id && fl6->flowi6_oif &&
+		    da->v6.sin6_scope_id != fl6->flowi6_oif)
+			return -EINVAL;
+		if (!fl6->flowi6_oif)
+			fl6->flowi6_oif = da->v6.sin6_scope_id;
+	}
 
 	if (inet6_test_bit(SNDFLOW, sk)) {
 		fl6->flowlabel = da->v6.sin6_flowinfo & IPV6_FLOWINFO_MASK;

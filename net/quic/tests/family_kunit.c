@@ -391,6 +391,87 @@ static void family_any_addr_and_encap_len(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, quic_addr_is_any(&a));
 }
 
+/* Route lookups use the socket's cached route: the socket lock is held. */
+static int family_route(struct sock *sk, union quic_addr *da, union quic_addr *sa,
+			struct flowi *fl)
+{
+	int err;
+
+	lock_sock(sk);
+	err = quic_flow_route(sk, da, sa, fl);
+	sk_dst_reset(sk);
+	release_sock(sk);
+	return err;
+}
+
+/* The tunnel's packets follow SO_MARK and SO_BINDTODEVICE like any socket's. */
+static void family_route_v4_takes_mark_and_bound_device(struct kunit *test)
+{
+	struct sock *sk = family_sk(test, AF_INET);
+	union quic_addr da, sa = {};
+	struct flowi fl;
+
+	quic_kunit_addr4(&da, "127.0.0.1", 4433);
+	WRITE_ONCE(sk->sk_mark, 0x2a);
+	WRITE_ONCE(sk->sk_bound_dev_if, init_net.loopback_dev->ifindex);
+
+	KUNIT_ASSERT_EQ(test, family_route(sk, &da, &sa, &fl), 0);
+	KUNIT_EXPECT_EQ(test, fl.u.ip4.flowi4_mark, 0x2aU);
+	KUNIT_EXPECT_EQ(test, fl.u.ip4.flowi4_oif, init_net.loopback_dev->ifindex);
+	/* The unbound source took the address the route chose. */
+	KUNIT_EXPECT_EQ(test, sa.v4.sin_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohl(sa.v4.sin_addr.s_addr), INADDR_LOOPBACK);
+}
+
+static void family_route_v6_takes_mark(struct kunit *test)
+{
+	struct sock *sk = family_sk(test, AF_INET6);
+	union quic_addr da, sa = {};
+	struct flowi fl;
+
+	quic_kunit_addr6(&da, "::1", 4433);
+	WRITE_ONCE(sk->sk_mark, 7);
+
+	KUNIT_ASSERT_EQ(test, family_route(sk, &da, &sa, &fl), 0);
+	KUNIT_EXPECT_EQ(test, fl.u.ip6.flowi6_mark, 7U);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_loopback(&sa.v6.sin6_addr));
+}
+
+/* RFC 4007 Section 6: a link-local destination means nothing without its
+ * zone; the scope ID names the interface, and must agree with
+ * SO_BINDTODEVICE when both are given.
+ */
+static void family_route_v6_link_local_needs_matching_scope(struct kunit *test)
+{
+	struct sock *sk = family_sk(test, AF_INET6);
+	int lo = init_net.loopback_dev->ifindex;
+	union quic_addr da, sa = {};
+	struct flowi fl;
+
+	quic_kunit_addr6(&da, "fe80::1", 4433);
+	KUNIT_EXPECT_EQ(test, family_route(sk, &da, &sa, &fl), -EINVAL);
+
+	WRITE_ONCE(sk->sk_bound_dev_if, lo);
+	da.v6.sin6_scope_id = lo + 1;
+	KUNIT_EXPECT_EQ(test, family_route(sk, &da, &sa, &fl), -EINVAL);
+
+	/* With the scope alone the interface comes from it. */
+	WRITE_ONCE(sk->sk_bound_dev_if, 0);
+	da.v6.sin6_scope_id = lo;
+	family_route(sk, &da, &sa, &fl);
+	KUNIT_EXPECT_EQ(test, fl.u.ip6.flowi6_oif, lo);
+}
+
+static int family_suite_init(struct kunit_suite *suite)
+{
+	return quic_kunit_loopback_up();
+}
+
+static void family_suite_exit(struct kunit_suite *suite)
+{
+	quic_kunit_loopback_down();
+}
+
 static struct kunit_case family_cases[] = {
 	KUNIT_CASE(family_cmp_v4_exact_wildcard_and_port),
 	KUNIT_CASE(family_cmp_v6_exact_and_wildcard),
@@ -408,11 +489,16 @@ static struct kunit_case family_cases[] = {
 	KUNIT_CASE(family_msg_addrs_and_ecn_from_ipv6_skb),
 	KUNIT_CASE(family_mtu_info_from_icmp_errors),
 	KUNIT_CASE(family_any_addr_and_encap_len),
+	KUNIT_CASE(family_route_v4_takes_mark_and_bound_device),
+	KUNIT_CASE(family_route_v6_takes_mark),
+	KUNIT_CASE(family_route_v6_link_local_needs_matching_scope),
 	{}
 };
 
 static struct kunit_suite family_suite = {
 	.name = "quic_family",
+	.suite_init = family_suite_init,
+	.suite_exit = family_suite_exit,
 	.test_cases = family_cases,
 };
 

@@ -6,6 +6,8 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
 
 #include "util.h"
@@ -61,4 +63,44 @@ void quic_kunit_addr6(void *addr, const char *ip, u16 port)
 	a->sin6_family = AF_INET6;
 	a->sin6_port = htons(port);
 	in6_pton(ip, -1, a->sin6_addr.s6_addr, -1, NULL);
+}
+
+/* Whether quic_kunit_loopback_up() opened the device, so that only then
+ * quic_kunit_loopback_down() closes it again.
+ */
+static bool quic_kunit_lo_opened;
+
+/**
+ * quic_kunit_loopback_up - bring init_net's loopback device up for a suite
+ *
+ * The KUnit kernel runs no userspace, so nothing configures "lo": suites
+ * that route packets to 127.0.0.1 or ::1 call this from suite_init.
+ *
+ * Return: 0, or the error of dev_open().
+ */
+int quic_kunit_loopback_up(void)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	int err = 0;
+
+	rtnl_lock();
+	if (!(lo->flags & IFF_UP)) {
+		err = dev_open(lo, NULL);
+		quic_kunit_lo_opened = !err;
+	}
+	rtnl_unlock();
+	return err;
+}
+
+/**
+ * quic_kunit_loopback_down - undo quic_kunit_loopback_up() from suite_exit
+ */
+void quic_kunit_loopback_down(void)
+{
+	if (!quic_kunit_lo_opened)
+		return;
+	rtnl_lock();
+	dev_close(init_net.loopback_dev);
+	rtnl_unlock();
+	quic_kunit_lo_opened = false;
 }

@@ -12,5 +12,7 @@
 struct socket *quic_kunit_socket(struct kunit *test, int family, int type);
 void quic_kunit_addr4(void *addr, const char *ip, u16 port);
 void quic_kunit_addr6(void *addr, const char *ip, u16 port);
+int quic_kunit_loopback_up(void);
+void quic_kunit_loopback_down(void);
 
 #endif /* __net_quic_tests_util_h__ */
