@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC receive queue.
+ *
+ * Received STREAM and CRYPTO data is copied into chunks. Each byte stream
+ * (a stream, or the CRYPTO stream of one encryption level) keeps the offset
+ * up to which everything has arrived and a sorted list of the chunks
+ * received beyond it. New data is trimmed against both, so a byte is held
+ * at most once whatever duplicates or overlaps the peer sends (RFC 9000
+ * Section 2.2 lets us discard data received before). Chunks that become
+ * contiguous move to one delivery queue shared by all streams, CRYPTO
+ * levels and DATAGRAM frames, in the order they became readable; recvmsg()
+ * reads from its head.
+ *
+ * Stream-level flow control and the final size rules belong to stream.c;
+ * this file adds the connection-level limit (RFC 9000 Section 4.1), drives
+ * the receiving part to Data Recvd and Data Read (Section 3.2, Figure 3)
+ * and decides when MAX_DATA is due (Section 4.2).
+ */
+
+#include <linux/hash.h>
+#include <linux/slab.h>
+
+#include "inqueue.h"
+
+static struct hlist_head *quic_inq_bucket(struct quic_inq *inq, s64 id)
+{
+	return &inq->streams[hash_64((u64)id, QUIC_INQ_HT_BITS)];
+}
+
+static void quic_inq_reasm_init(struct quic_inq_reasm *r)
+{
+	INIT_LIST_HEAD(&r->chunks);
+	r->next = 0;
+}
+
+static struct quic_inq_chunk *quic_inq_chunk_new(struct quic_inq *inq, u8 type, u32 len,
+						 gfp_t gfp)
+{
+	struct quic_inq_chunk *c;
+
+	c = kmalloc(struct_size(c, data, len), gfp);
+	if (!c)
+		return NULL;
+	c->offset = 0;
+	c->id = 0;
+	c->len = len;
+	c->read = 0;
+	c->type = type;
+	c->level = 0;
+	c->fin = 0;
+	inq->rmem += quic_inq_truesize(len);
+	return c;
+}
+
+static void quic_inq_chunk_free(struct quic_inq *inq, struct quic_inq_chunk *c)
+{
+	list_del(&c->list);
+	WARN_ON_ONCE(inq->rmem < quic_inq_truesize(c->len));
+	inq->rmem -= quic_inq_truesize(c->len);
+	if (c->type == QUIC_INQ_DATAGRAM)
+		inq->dgrams--;
+	kfree(c);
+}
+
+static void quic_inq_reasm_purge(struct quic_inq *inq, struct quic_inq_reasm *r)
+{
+	struct quic_inq_chunk *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &r->chunks, list)
+		quic_inq_chunk_free(inq, c);
+}
+
+/* Drop the chunks of the delivery queue that @match selects. */
+static void quic_inq_readq_purge(struct quic_inq *inq, u8 type, s64 id, u8 level)
+{
+	struct quic_inq_chunk *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &inq->readq, list) {
+		if (c->type != type)
+			continue;
+		if (type == QUIC_INQ_STREAM && c->id != id)
+			continue;
+		if (type == QUIC_INQ_CRYPTO && c->level != level)
+			continue;
+		quic_inq_chunk_free(inq, c);
+	}
+}
+
+/**
+ * quic_inq_init - set up an empty receive queue
+ * @inq: the queue, owned by the caller
+ *
+ * The connection limit starts at 0 and the receive buffer is unlimited
+ * until quic_inq_set_max_data() and quic_inq_set_rcvbuf() are called.
+ */
+void quic_inq_init(struct quic_inq *inq)
+{
+	u8 level;
+	u32 i;
+
+	memset(inq, 0, sizeof(*inq));
+	INIT_LIST_HEAD(&inq->readq);
+	for (i = 0; i < ARRAY_SIZE(inq->streams); i++)
+		INIT_HLIST_HEAD(&inq->streams[i]);
+	for (level = 0; level < QUIC_CRYPTO_MAX; level++)
+		quic_inq_reasm_init(&inq->crypto[level]);
+	inq->rcvbuf = U32_MAX;
+	inq->dgram_max = QUIC_INQ_DGRAM_MAX;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_init);
+
+static void quic_inq_stream_free(struct quic_inq *inq, struct quic_inq_stream *st)
+{
+	quic_inq_reasm_purge(inq, &st->reasm);
+	hlist_del(&st->node);
+	kfree(st);
+}
+
+/**
+ * quic_inq_free - release everything the queue holds
+ * @inq: the queue
+ *
+ * Afterwards quic_inq_rmem() is 0 and the queue is empty; it may be used
+ * again only after quic_inq_init().
+ */
+void quic_inq_free(struct quic_inq *inq)
+{
+	struct quic_inq_chunk *c, *ctmp;
+	struct quic_inq_stream *st;
+	struct hlist_node *tmp;
+	u8 level;
+	u32 i;
+
+	list_for_each_entry_safe(c, ctmp, &inq->readq, list)
+		quic_inq_chunk_free(inq, c);
+	for (i = 0; i < ARRAY_SIZE(inq->streams); i++)
+		hlist_for_each_entry_safe(st, tmp, &inq->streams[i], node)
+			quic_inq_stream_free(inq, st);
+	for (level = 0; level < QUIC_CRYPTO_MAX; level++)
+		quic_inq_reasm_purge(inq, &inq->crypto[level]);
+	WARN_ON_ONCE(inq->rmem || inq->dgrams);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_free);
+
+/**
+ * quic_inq_set_max_data - set the connection flow control window
+ * @inq: the queue
+ * @max_data: the initial_max_data we advertise (RFC 9000 Section 18.2)
+ *
+ * @max_data is also the credit kept open ahead of what the application has
+ * consumed when MAX_DATA updates are computed. The advertised limit never
+ * goes down (Section 4.1).
+ */
+void quic_inq_set_max_data(struct quic_inq *inq, u64 max_data)
+{
+	u64 max;
+
+	max_data = min(max_data, QUIC_VARINT_MAX);
+	inq->window = max_data;
+	max = min(inq->consumed + max_data, QUIC_VARINT_MAX);
+	if (max > inq->max_data)
+		inq->max_data = max;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_max_data);
+
+/**
+ * quic_inq_set_rcvbuf - set the limit on the memory the queue holds
+ * @inq: the queue
+ * @rcvbuf: the socket's receive buffer size in bytes
+ *
+ * STREAM and CRYPTO data that would take quic_inq_rmem() beyond @rcvbuf is
+ * refused with -ENOBUFS, DATAGRAM frames are dropped. Data already held is
+ * kept when the limit shrinks.
+ */
+void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf)
+{
+	inq->rcvbuf = rcvbuf;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_rcvbuf);
+
+static bool quic_inq_fits(const struct quic_inq *inq, u64 charge)
+{
+	return (u64)inq->rmem + charge <= inq->rcvbuf;
+}
+
+/* Template for the chunks cut out of one frame. */
+struct quic_inq_piece {
+	u8 type;
+	u8 level;
+	s64 id;
+	u64 offset;		/* offset of data[0] */
+	const u8 *data;
+};
+
+/*
+ * Place the bytes [from, to) of @p in @r, in a new chunk inserted before
+ * @pos. With @commit clear nothing changes and only the memory the chunk
+ * would take is added to @charge.
+ */
+static int quic_inq_place(struct quic_inq *inq, struct list_head *pos,
+			  const struct quic_inq_piece *p, u64 from, u64 to, bool commit,
+			  u64 *charge, gfp_t gfp)
+{
+	struct quic_inq_chunk *c;
+	u32 len = to - from;
+
+	if (!commit) {
+		*charge += quic_inq_truesize(len);
+		return 0;
+	}
+	c = quic_inq_chunk_new(inq, p->type, len, gfp);
+	if (!c)
+		return -ENOMEM;
+	c->offset = from;
+	c->id = p->id;
+	c->level = p->level;
+	memcpy(c->data, p->data + (from - p->offset), len);
+	list_add_tail(&c->list, pos);
+	return 0;
+}
+
+/*
+ * Walk the gaps that the bytes [p->offset, end) of @p fill in @r: below
+ * @r->next and inside the chunks already held nothing is new. Each gap
+ * becomes a chunk of its own (see quic_inq_place() for @commit).
+ */
+static int quic_inq_fill(struct quic_inq *inq, struct quic_inq_reasm *r,
+			 const struct quic_inq_piece *p, u64 end, bool commit, u64 *charge,
+			 gfp_t gfp)
+{
+	u64 cur = max(p->offset, r->next);
+	struct list_head *pos = &r->chunks;
+	struct quic_inq_chunk *c;
+	int err;
+
+	if (cur >= end)
+		return 0;
+	list_for_each_entry(c, &r->chunks, list) {
+		if (c->offset + c->len <= cur)
+			continue;
+		if (c->offset >= end) {
+			pos = &c->list;
+			break;
+		}
+		if (c->offset > cur) {
+			err = quic_inq_place(inq, &c->list, p, cur, c->offset, commit, charge, gfp);
+			if (err)
+				return err;
+		}
+		cur = c->offset + c->len;
+		if (cur >= end)
+			return 0;
+	}
+	return quic_inq_place(inq, pos, p, cur, end, commit, charge, gfp);
+}
+
+/*
+ * Copy in what is new of @p (bytes [p->offset, end)), refusing it whole when
+ * the receive buffer cannot take it, then move what became contiguous to
+ * the delivery queue. *@last is the last chunk moved, or NULL.
+ */
+static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
+			      const struct quic_inq_piece *p, u64 end, gfp_t gfp,
+			      struct quic_inq_chunk **last)
+{
+	struct quic_inq_chunk *c, *tmp;
+	u64 charge = 0;
+	int err;
+
+	*last = NULL;
+	quic_inq_fill(inq, r, p, end, false, &charge, gfp);
+	if (!charge)
+		return 0;
+	if (!quic_inq_fits(inq, charge))
+		return -ENOBUFS;
+	/* A failure leaves the gaps filled so far in place: they are valid data,
+	 * and a retransmission of the frame brings the rest.
+	 */
+	err = quic_inq_fill(inq, r, p, end, true, &charge, gfp);
+
+	list_for_each_entry_safe(c, tmp, &r->chunks, list) {
+		if (c->offset != r->next)
+			break;
+		list_move_tail(&c->list, &inq->readq);
+		r->next += c->len;
+		*last = c;
+	}
+	return err;
+}
+
+static struct quic_inq_stream *quic_inq_stream_find(struct quic_inq *inq, s64 id)
+{
+	struct quic_inq_stream *st;
+
+	hlist_for_each_entry(st, quic_inq_bucket(inq, id), node)
+		if (st->id == id)
+			return st;
+	return NULL;
+}
+
+static struct quic_inq_stream *quic_inq_stream_get(struct quic_inq *inq,
+						   const struct quic_stream *s, gfp_t gfp)
+{
+	struct quic_inq_stream *st;
+
+	st = quic_inq_stream_find(inq, s->id);
+	if (st)
+		return st;
+	st = kmalloc(sizeof(*st), gfp);
+	if (!st)
+		return NULL;
+	st->id = s->id;
+	quic_inq_reasm_init(&st->reasm);
+	/* Everything below the read offset has been read already. */
+	st->reasm.next = s->recv.offset;
+	hlist_add_head(&st->node, quic_inq_bucket(inq, s->id));
+	return st;
+}
+
+/*
+ * The stream has all its data up to the final size in the delivery queue
+ * (RFC 9000 Section 3.2, "Recv All Data"): mark the end on the last chunk,
+ * or queue an empty one when the FIN came after the last byte.
+ */
+static int quic_inq_stream_all_recvd(struct quic_inq *inq, struct quic_stream *s,
+				     struct quic_inq_stream *st, struct quic_inq_chunk *last,
+				     gfp_t gfp)
+{
+	if (!last) {
+		last = quic_inq_chunk_new(inq, QUIC_INQ_STREAM, 0, gfp);
+		if (!last)
+			return -ENOMEM;
+		last->id = s->id;
+		last->offset = st->reasm.next;
+		list_add_tail(&last->list, &inq->readq);
+	}
+	last->fin = 1;
+	quic_stream_recv_set_state(s, QUIC_STREAM_RECV_STATE_RECVD);
+	quic_inq_stream_free(inq, st);
+	return 0;
+}
+
+/**
+ * quic_inq_stream_recv - take the data of one STREAM frame
+ * @inq: the queue
+ * @s: the frame's stream, from quic_stream_recv_get()
+ * @d: the frame's Stream ID, Offset and Stream Data (pointing into the packet)
+ * @fin: the frame's FIN bit
+ * @gfp: allocation flags (GFP_ATOMIC on the receive path)
+ *
+ * quic_stream_recv_data() applies the stream limit and the final size
+ * rules (RFC 9000 Sections 4.1 and 4.5) first; then the credit the frame
+ * used is added to the connection total, which must stay within the
+ * MAX_DATA we advertised (Section 4.1). The bytes not received before are
+ * copied; what becomes contiguous is queued for delivery. Once every byte
+ * up to the final size has arrived the stream moves to Data Recvd and its
+ * last chunk carries the FIN. Frames for a stream in Data Recvd or a reset
+ * state are checked and then discarded (Section 3.2).
+ *
+ * Return: 0; -EOVERFLOW (FLOW_CONTROL_ERROR), -EFBIG (FINAL_SIZE_ERROR),
+ * -EPROTO (STREAM_STATE_ERROR): close the connection with
+ * quic_inq_transport_error(); -ENOBUFS when the receive buffer cannot hold
+ * the new bytes and -ENOMEM when allocation failed: the packet should be
+ * dropped unacknowledged, the checks already applied are idempotent, so
+ * its retransmission is taken normally; -EINVAL when @d is not for @s.
+ */
+int quic_inq_stream_recv(struct quic_inq *inq, struct quic_stream *s,
+			 const struct quic_frame_data *d, bool fin, gfp_t gfp)
+{
+	struct quic_inq_piece p = {
+		.type = QUIC_INQ_STREAM,
+		.id = s->id,
+		.offset = d->offset,
+		.data = d->data,
+	};
+	u64 highest = s->recv.highest;
+	u8 state = s->recv.state;
+	struct quic_inq_chunk *last;
+	struct quic_inq_stream *st;
+	int err;
+
+	if (d->id != (u64)s->id)
+		return -EINVAL;
+	err = quic_stream_recv_data(s, d->offset, d->len, fin);
+	if (err)
+		return err;
+
+	/* RFC 9000 Section 4.1: the highest offsets received over all streams
+	 * count against the connection limit, duplicates adding nothing.
+	 */
+	inq->highest += s->recv.highest - highest;
+	if (inq->highest > inq->max_data)
+		return -EOVERFLOW;
+
+	if (state != QUIC_STREAM_RECV_STATE_RECV && state != QUIC_STREAM_RECV_STATE_SIZE_KNOWN)
+		return 0;
+
+	st = quic_inq_stream_get(inq, s, gfp);
+	if (!st)
+		return -ENOMEM;
+	err = quic_inq_reasm_add(inq, &st->reasm, &p, d->offset + d->len, gfp, &last);
+	if (err)
+		return err;
+
+	if (s->recv.state == QUIC_STREAM_RECV_STATE_SIZE_KNOWN &&
+	    st->reasm.next == s->recv.finalsz)
+		return quic_inq_stream_all_recvd(inq, s, st, last, gfp);
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_recv);
+
+/* RFC 9000 Section 4.2: raise MAX_DATA once less than half of the window is
+ * left open ahead of what the application consumed (the rule stream.c
+ * applies to MAX_STREAM_DATA).
+ */
+static bool quic_inq_conn_update(struct quic_inq *inq)
+{
+	u64 max;
+
+	if (inq->max_data - inq->consumed >= inq->window / 2)
+		return false;
+	max = min(inq->consumed + inq->window, QUIC_VARINT_MAX);
+	if (max <= inq->max_data)
+		return false;
+	inq->max_data = max;
+	return true;
+}
+
+/**
+ * quic_inq_stream_purge - drop everything held for one stream
+ * @inq: the queue
+ * @id: stream ID
+ *
+ * For a stream that is reset or released: its reassembly state and its
+ * chunks waiting in the delivery queue are freed and uncharged. Flow
+ * control is not touched.
+ */
+void quic_inq_stream_purge(struct quic_inq *inq, s64 id)
+{
+	struct quic_inq_stream *st;
+
+	st = quic_inq_stream_find(inq, id);
+	if (st)
+		quic_inq_stream_free(inq, st);
+	quic_inq_readq_purge(inq, QUIC_INQ_STREAM, id, 0);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_purge);
+
+/**
+ * quic_inq_stream_reset - take a RESET_STREAM frame
+ * @inq: the queue
+ * @s: the frame's stream, from quic_stream_recv_get()
+ * @finalsz: the frame's Final Size
+ * @errcode: the frame's Application Protocol Error Code
+ *
+ * quic_stream_recv_reset() checks the final size (RFC 9000 Section 4.5)
+ * and moves the stream to Reset Recvd. Every byte up to the final size
+ * counts against the connection limit (Section 4.1); the data still held
+ * for the stream is dropped and uncharged, and what the application had
+ * not read is returned to the connection window (Section 4.5: both ends
+ * account for the credit of a reset stream). A reset the stream ignores
+ * (Data Recvd, or a repeated reset) changes nothing here either.
+ *
+ * Return: 1 when the credit returned makes a MAX_DATA frame due, with the
+ * limit quic_inq_max_data() gives; 0 when not; -EOVERFLOW
+ * (FLOW_CONTROL_ERROR), -EFBIG (FINAL_SIZE_ERROR) or -EPROTO
+ * (STREAM_STATE_ERROR) to close the connection with.
+ */
+int quic_inq_stream_reset(struct quic_inq *inq, struct quic_stream *s, u64 finalsz,
+			  u32 errcode)
+{
+	u64 highest = s->recv.highest;
+	u8 state = s->recv.state;
+	int err;
+
+	err = quic_stream_recv_reset(s, finalsz, errcode);
+	if (err)
+		return err;
+	if (s->recv.state == state)
+		return 0;
+
+	inq->highest += s->recv.highest - highest;
+	if (inq->highest > inq->max_data)
+		return -EOVERFLOW;
+
+	quic_inq_stream_purge(inq, s->id);
+	inq->consumed += s->recv.finalsz - s->recv.offset;
+	return quic_inq_conn_update(inq);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_reset);
+
+/**
+ * quic_inq_crypto_recv - take the data of one CRYPTO frame
+ * @inq: the queue
+ * @level: encryption level of the packet it came in (&enum quic_crypto_level)
+ * @d: the frame's Offset and Crypto Data (pointing into the packet)
+ * @gfp: allocation flags (GFP_ATOMIC on the receive path)
+ *
+ * Each level is a byte stream of its own starting at offset 0 (RFC 9000
+ * Section 19.6); its bytes are delivered in order, tagged with the level.
+ * CRYPTO frames are not flow controlled, so data ending more than
+ * %QUIC_INQ_CRYPTO_MAX_AHEAD bytes beyond the contiguous offset of the
+ * level is refused (Section 7.5). Frames of a discarded level are ignored.
+ *
+ * Return: 0; -EMSGSIZE (CRYPTO_BUFFER_EXCEEDED) or -EBADMSG
+ * (FRAME_ENCODING_ERROR, data beyond 2^62 - 1) to close the connection with;
+ * -ENOBUFS or -ENOMEM: drop the packet unacknowledged; -EINVAL for an
+ * unknown level.
+ */
+int quic_inq_crypto_recv(struct quic_inq *inq, u8 level, const struct quic_frame_data *d,
+			 gfp_t gfp)
+{
+	struct quic_inq_piece p = {
+		.type = QUIC_INQ_CRYPTO,
+		.level = level,
+		.offset = d->offset,
+		.data = d->data,
+	};
+	struct quic_inq_chunk *last;
+	struct quic_inq_reasm *r;
+	u64 end;
+
+	if (level >= QUIC_CRYPTO_MAX)
+		return -EINVAL;
+	if (inq->crypto_gone & BIT(level))
+		return 0;
+	if (d->offset > QUIC_VARINT_MAX || d->len > QUIC_VARINT_MAX - d->offset)
+		return -EBADMSG;
+
+	r = &inq->crypto[level];
+	end = d->offset + d->len;
+	if (end > r->next && end - r->next > QUIC_INQ_CRYPTO_MAX_AHEAD)
+		return -EMSGSIZE;
+	return quic_inq_reasm_add(inq, r, &p, end, gfp, &last);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_crypto_recv);
+
+/**
+ * quic_inq_crypto_offset - how much CRYPTO data of a level arrived in order
+ * @inq: the queue
+ * @level: encryption level
+ *
+ * Return: the offset of the first byte of the level not received yet.
+ */
+u64 quic_inq_crypto_offset(const struct quic_inq *inq, u8 level)
+{
+	if (level >= QUIC_CRYPTO_MAX)
+		return 0;
+	return inq->crypto[level].next;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_crypto_offset);
+
+/**
+ * quic_inq_crypto_discard - forget the CRYPTO data of a level
+ * @inq: the queue
+ * @level: encryption level whose keys are discarded (RFC 9001 Section 4.9)
+ *
+ * Frees its out-of-order data and its chunks not read yet; later CRYPTO
+ * frames of the level are ignored.
+ */
+void quic_inq_crypto_discard(struct quic_inq *inq, u8 level)
+{
+	if (level >= QUIC_CRYPTO_MAX)
+		return;
+	quic_inq_reasm_purge(inq, &inq->crypto[level]);
+	quic_inq_readq_purge(inq, QUIC_INQ_CRYPTO, 0, level);
+	inq->crypto_gone |= BIT(level);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_crypto_discard);
+
+/**
+ * quic_inq_dgram_recv - take one DATAGRAM frame
+ * @inq: the queue
+ * @d: the frame's Datagram Data (pointing into the packet; may be empty)
+ * @gfp: allocation flags (GFP_ATOMIC on the receive path)
+ *
+ * The datagram is queued whole, to be read as one message. DATAGRAM frames
+ * are not flow controlled and may be dropped when they cannot be stored
+ * (RFC 9221 Section 5.3): when %QUIC_INQ_DGRAM_MAX are queued, the receive
+ * buffer is full or allocation fails, the new one is dropped and counted
+ * in quic_inq_dgram_drops(). A dropped datagram is no connection error and
+ * its packet is still acknowledged.
+ *
+ * Return: 0 when queued, -ENOBUFS when dropped.
+ */
+int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, gfp_t gfp)
+{
+	struct quic_inq_chunk *c = NULL;
+
+	if (inq->dgrams < inq->dgram_max && quic_inq_fits(inq, quic_inq_truesize(d->len)))
+		c = quic_inq_chunk_new(inq, QUIC_INQ_DATAGRAM, d->len, gfp);
+	if (!c) {
+		inq->dgram_drops++;
+		return -ENOBUFS;
+	}
+	memcpy(c->data, d->data, d->len);
+	list_add_tail(&c->list, &inq->readq);
+	inq->dgrams++;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_dgram_recv);
+
+/* @c continues the message described by @ri. */
+static bool quic_inq_same_msg(const struct quic_inq_chunk *c, const struct quic_inq_rinfo *ri)
+{
+	if (c->type != ri->type)
+		return false;
+	if (c->type == QUIC_INQ_STREAM)
+		return c->id == ri->stream_id;
+	return c->level == ri->level;
+}
+
+static int quic_inq_read_dgram(struct quic_inq *inq, struct quic_inq_chunk *c,
+			       struct iov_iter *to, struct quic_inq_rinfo *ri)
+{
+	size_t want = min_t(size_t, c->len, iov_iter_count(to));
+	size_t n;
+
+	n = copy_to_iter(c->data, want, to);
+	if (n < want)
+		return -EFAULT;
+	ri->trunc = want < c->len;
+	quic_inq_chunk_free(inq, c);
+	return n;
+}
+
+/* Account @len bytes of stream data read: stream and connection windows. */
+static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_table *t,
+				     u64 len, struct quic_inq_rinfo *ri)
+{
+	struct quic_stream *s = quic_stream_find(t, ri->stream_id);
+
+	if (s) {
+		if (len && quic_stream_recv_consume(s, len) == 1) {
+			ri->stream_update = 1;
+			ri->max_stream_data = s->recv.max_bytes;
+		}
+		/* RFC 9000 Section 3.2: "App Read All Data". */
+		if (ri->fin)
+			quic_stream_recv_set_state(s, QUIC_STREAM_RECV_STATE_READ);
+	}
+	inq->consumed += len;
+	if (len && quic_inq_conn_update(inq)) {
+		ri->conn_update = 1;
+		ri->max_data = inq->max_data;
+	}
+}
+
+/**
+ * quic_inq_read - read the head of the delivery queue
+ * @inq: the queue
+ * @t: the connection's stream table, to account what is read
+ * @to: destination
+ * @ri: output: what was read and which flow control updates are due
+ *
+ * One call returns one message: bytes of one stream (stopping after its
+ * last byte, @ri->fin then set), bytes of one CRYPTO level, or one whole
+ * DATAGRAM (its rest discarded, @ri->trunc set, when @to is too short).
+ * Stream and CRYPTO chunks read in part keep the rest for the next call.
+ * Stream bytes read are passed to quic_stream_recv_consume(), which may
+ * make MAX_STREAM_DATA due, and to the connection window, which may make
+ * MAX_DATA due (RFC 9000 Section 4.2); @ri tells the caller what to send.
+ * The stream moves to Data Read when its FIN is read.
+ *
+ * Return: bytes copied (0 for an empty datagram or a FIN alone: see @ri),
+ * -EAGAIN when nothing is queued, -EFAULT when nothing could be copied.
+ */
+int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
+		  struct quic_inq_rinfo *ri)
+{
+	struct quic_inq_chunk *c, *tmp, *first;
+	size_t copied = 0, left, want, n;
+	bool fault = false;
+
+	memset(ri, 0, sizeof(*ri));
+	first = list_first_entry_or_null(&inq->readq, struct quic_inq_chunk, list);
+	if (!first)
+		return -EAGAIN;
+	ri->type = first->type;
+	ri->level = first->level;
+	ri->stream_id = first->id;
+	if (first->type == QUIC_INQ_DATAGRAM)
+		return quic_inq_read_dgram(inq, first, to, ri);
+
+	list_for_each_entry_safe(c, tmp, &inq->readq, list) {
+		if (!quic_inq_same_msg(c, ri))
+			break;
+		left = c->len - c->read;
+		if (left) {
+			want = min(left, iov_iter_count(to));
+			if (!want)
+				break;
+			n = copy_to_iter(c->data + c->read, want, to);
+			c->read += n;
+			copied += n;
+			if (n < want)
+				fault = true;
+			if (n < left)
+				break;
+		}
+		if (c->fin)
+			ri->fin = 1;
+		quic_inq_chunk_free(inq, c);
+		if (ri->fin)
+			break;
+	}
+	if (fault && !copied)
+		return -EFAULT;
+	if (ri->type == QUIC_INQ_STREAM)
+		quic_inq_stream_consumed(inq, t, copied, ri);
+	return copied;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read);
+
+/**
+ * quic_inq_read_buf - quic_inq_read() into a kernel buffer
+ * @inq: the queue
+ * @t: the connection's stream table
+ * @buf: destination
+ * @len: room at @buf
+ * @ri: output, as for quic_inq_read()
+ *
+ * Return: as quic_inq_read().
+ */
+int quic_inq_read_buf(struct quic_inq *inq, struct quic_stream_table *t, void *buf, u32 len,
+		      struct quic_inq_rinfo *ri)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct iov_iter to;
+
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, len);
+	return quic_inq_read(inq, t, &to, ri);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read_buf);
+
+/**
+ * quic_inq_transport_error - the transport error an inqueue errno stands for
+ * @err: 0 or a negative errno returned by this component
+ *
+ * Return: the RFC 9000 Section 20.1 code to close the connection with, or
+ * QUIC_TRANSPORT_ERROR_NONE when @err calls for no close (0, -ENOBUFS,
+ * -ENOMEM: the packet is dropped instead).
+ */
+u32 quic_inq_transport_error(int err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		return QUIC_TRANSPORT_ERROR_CRYPTO_BUF_EXCEEDED;
+	case -ENOBUFS:
+	case -ENOMEM:
+		return QUIC_TRANSPORT_ERROR_NONE;
+	default:
+		return quic_stream_transport_error(err);
+	}
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_transport_error);

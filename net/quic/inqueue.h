@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC receive queue: reassembly of STREAM data (RFC 9000 Sections 2.2,
+ * 4 and 4.5) and of CRYPTO data per encryption level (Sections 7.5 and
+ * 19.6), connection-level flow control (Section 4.1), the bounded queue of
+ * DATAGRAM frames (RFC 9221 Section 5) and the delivery queue recvmsg()
+ * reads from.
+ *
+ * A struct quic_inq belongs to one connection. The caller holds the socket
+ * lock; nothing here locks or sleeps, and allocations use the gfp_t given
+ * (GFP_ATOMIC on the receive path). Frame data is copied in: decoded
+ * frames point into a packet buffer that is reused once they are handled.
+ *
+ * Errors are negative errnos; quic_inq_transport_error() gives the
+ * transport error code to close the connection with:
+ *
+ *   -EOVERFLOW  FLOW_CONTROL_ERROR       stream or connection limit exceeded
+ *   -EFBIG      FINAL_SIZE_ERROR         final size changed or exceeded
+ *   -EPROTO     STREAM_STATE_ERROR       stream without a receiving part
+ *   -EMSGSIZE   CRYPTO_BUFFER_EXCEEDED   CRYPTO data too far ahead
+ *   -EBADMSG    FRAME_ENCODING_ERROR     offset beyond 2^62 - 1
+ *   -ENOBUFS    (none)                   receive buffer full: drop the packet
+ *   -ENOMEM     (none)                   allocation failed: drop the packet
+ *   -EINVAL     INTERNAL_ERROR           misuse by the local caller
+ */
+
+#ifndef __net_quic_inqueue_h__
+#define __net_quic_inqueue_h__
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/quic.h>
+
+#include "frame.h"
+#include "stream.h"
+
+/* Buckets of the hash of streams being reassembled (1 << QUIC_INQ_HT_BITS). */
+#define QUIC_INQ_HT_BITS		4
+
+/* RFC 9000 Section 7.5: at least 4096 bytes of out-of-order CRYPTO data
+ * must be accepted. Data ending more than this far beyond the contiguous
+ * offset of its level is CRYPTO_BUFFER_EXCEEDED.
+ */
+#define QUIC_INQ_CRYPTO_MAX_AHEAD	(64 * 1024)
+
+/* DATAGRAM frames held before new ones are dropped (RFC 9221 Section 5.3). */
+#define QUIC_INQ_DGRAM_MAX		64
+
+/* What a chunk of the delivery queue carries. */
+enum quic_inq_type {
+	QUIC_INQ_STREAM,
+	QUIC_INQ_CRYPTO,
+	QUIC_INQ_DATAGRAM,
+};
+
+/**
+ * struct quic_inq_chunk - bytes held by the queue
+ * @list: entry in a reassembly list, or in the delivery queue
+ * @offset: STREAM and CRYPTO: offset of @data[0] in its stream
+ * @id: STREAM: stream ID
+ * @len: bytes in @data
+ * @read: bytes of @data the application has read already
+ * @type: &enum quic_inq_type
+ * @level: CRYPTO: encryption level (&enum quic_crypto_level)
+ * @fin: STREAM: the last byte of @data (or the chunk, if empty) ends the stream
+ * @data: the bytes
+ */
+struct quic_inq_chunk {
+	struct list_head list;
+	u64 offset;
+	s64 id;
+	u32 len;
+	u32 read;
+	u8 type;
+	u8 level;
+	u8 fin;
+	u8 data[];
+};
+
+/**
+ * struct quic_inq_reasm - one byte stream being put back in order
+ * @chunks: data received beyond @next, sorted by offset, never overlapping
+ * @next: offset of the first byte not received yet: everything below it has
+ *	been moved to the delivery queue (or read)
+ */
+struct quic_inq_reasm {
+	struct list_head chunks;
+	u64 next;
+};
+
+/**
+ * struct quic_inq_stream - reassembly state of one stream
+ * @node: entry in &quic_inq.streams
+ * @id: stream ID
+ * @reasm: its byte stream
+ *
+ * Exists from the first data received until all data up to the final
+ * size is in the delivery queue, or until the stream is reset or purged.
+ */
+struct quic_inq_stream {
+	struct hlist_node node;
+	s64 id;
+	struct quic_inq_reasm reasm;
+};
+
+/**
+ * struct quic_inq - the receive side of one connection
+ * @readq: chunks ready for the application, in the order they became readable
+ * @streams: hash of &struct quic_inq_stream by stream ID
+ * @crypto: CRYPTO data reassembly, by encryption level
+ * @crypto_gone: bit n set: level n was discarded, its CRYPTO frames are ignored
+ * @max_data: connection flow control limit advertised to the peer
+ * @window: credit kept open ahead of what the application has consumed
+ * @highest: sum over all streams of the highest offset received (credit used)
+ * @consumed: stream bytes the application has read or that resets released
+ * @rmem: memory held by chunks (quic_inq_truesize() of each)
+ * @rcvbuf: limit on @rmem, from the socket's receive buffer size
+ * @dgrams: DATAGRAM chunks in @readq
+ * @dgram_max: limit on @dgrams
+ * @dgram_drops: DATAGRAM frames dropped because the queue was full
+ */
+struct quic_inq {
+	struct list_head readq;
+	struct hlist_head streams[1 << QUIC_INQ_HT_BITS];
+	struct quic_inq_reasm crypto[QUIC_CRYPTO_MAX];
+	u8 crypto_gone;
+	u64 max_data;
+	u64 window;
+	u64 highest;
+	u64 consumed;
+	u32 rmem;
+	u32 rcvbuf;
+	u32 dgrams;
+	u32 dgram_max;
+	u64 dgram_drops;
+};
+
+/**
+ * struct quic_inq_rinfo - what one quic_inq_read() returned
+ * @type: &enum quic_inq_type of the data read
+ * @level: CRYPTO: encryption level, for a QUIC_HANDSHAKE_INFO cmsg
+ * @stream_id: STREAM: stream ID, for a QUIC_STREAM_INFO cmsg
+ * @fin: STREAM: the last byte of the stream was read (MSG_STREAM_FIN)
+ * @trunc: DATAGRAM: the datagram did not fit and its rest was discarded
+ * @stream_update: STREAM: send MAX_STREAM_DATA for @stream_id with @max_stream_data
+ * @conn_update: send MAX_DATA with @max_data
+ * @max_stream_data: new stream limit, valid with @stream_update
+ * @max_data: new connection limit, valid with @conn_update
+ */
+struct quic_inq_rinfo {
+	u8 type;
+	u8 level;
+	s64 stream_id;
+	u8 fin:1;
+	u8 trunc:1;
+	u8 stream_update:1;
+	u8 conn_update:1;
+	u64 max_stream_data;
+	u64 max_data;
+};
+
+/**
+ * quic_inq_truesize - memory charged for a chunk holding @len bytes
+ * @len: data bytes
+ *
+ * Return: the charge, header included, so that many small segments cannot
+ * hold more memory than the receive buffer allows.
+ */
+static inline u32 quic_inq_truesize(u32 len)
+{
+	return sizeof(struct quic_inq_chunk) + len;
+}
+
+/**
+ * quic_inq_rmem - memory held by the queue
+ * @inq: the queue
+ *
+ * Return: the sum of quic_inq_truesize() over every chunk held; the socket
+ * charges it to its receive memory.
+ */
+static inline u32 quic_inq_rmem(const struct quic_inq *inq)
+{
+	return inq->rmem;
+}
+
+/**
+ * quic_inq_max_data - connection flow control limit currently advertised
+ * @inq: the queue
+ *
+ * Return: the Maximum Data value of the last MAX_DATA (or initial_max_data).
+ */
+static inline u64 quic_inq_max_data(const struct quic_inq *inq)
+{
+	return inq->max_data;
+}
+
+/**
+ * quic_inq_dgram_drops - DATAGRAM frames dropped so far
+ * @inq: the queue
+ *
+ * Return: the number of datagrams refused because the queue was full.
+ */
+static inline u64 quic_inq_dgram_drops(const struct quic_inq *inq)
+{
+	return inq->dgram_drops;
+}
+
+/**
+ * quic_inq_readable - whether recvmsg() would find something
+ * @inq: the queue
+ *
+ * Return: true when the delivery queue is not empty.
+ */
+static inline bool quic_inq_readable(const struct quic_inq *inq)
+{
+	return !list_empty(&inq->readq);
+}
+
+void quic_inq_init(struct quic_inq *inq);
+void quic_inq_free(struct quic_inq *inq);
+void quic_inq_set_max_data(struct quic_inq *inq, u64 max_data);
+void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf);
+
+int quic_inq_stream_recv(struct quic_inq *inq, struct quic_stream *s,
+			 const struct quic_frame_data *d, bool fin, gfp_t gfp);
+int quic_inq_stream_reset(struct quic_inq *inq, struct quic_stream *s, u64 finalsz,
+			  u32 errcode);
+void quic_inq_stream_purge(struct quic_inq *inq, s64 id);
+
+int quic_inq_crypto_recv(struct quic_inq *inq, u8 level, const struct quic_frame_data *d,
+			 gfp_t gfp);
+u64 quic_inq_crypto_offset(const struct quic_inq *inq, u8 level);
+void quic_inq_crypto_discard(struct quic_inq *inq, u8 level);
+
+int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, gfp_t gfp);
+
+int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
+		  struct quic_inq_rinfo *ri);
+int quic_inq_read_buf(struct quic_inq *inq, struct quic_stream_table *t, void *buf, u32 len,
+		      struct quic_inq_rinfo *ri);
+
+u32 quic_inq_transport_error(int err);
+
+#endif /* __net_quic_inqueue_h__ */
