@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC send queue and loss recovery (RFC 9000 Sections 4, 13.3; RFC 9002
+ * Sections 5 to 7 and Appendix A; RFC 9221 Section 5).
+ *
+ * A struct quic_outq holds what one connection still has to send and what
+ * it has sent but not seen acknowledged:
+ *
+ *  - per packet number space (Initial, Handshake, Application data; 0-RTT
+ *    uses the Application space): control frames, CRYPTO data with its
+ *    offset, frames from lost packets waiting for retransmission, the list
+ *    of sent packets and the PTO probe request;
+ *  - per stream with data queued: the bytes not yet sent, in order;
+ *  - DATAGRAM frames (RFC 9221), which are never retransmitted;
+ *  - connection-level send flow control (the peer's max_data).
+ *
+ * Retransmission is of information, not of packets (RFC 9000 Section 13.3):
+ * a sent packet keeps the frames that must be repaired if it is lost, and
+ * those go back to the front of their space's retransmission queue. See
+ * docs/outqueue.md for which frame is repaired how.
+ *
+ * The queue has no socket and reads no clock: times are u64 microseconds
+ * handed in by the caller. It works on the caller's packet number spaces,
+ * congestion controller and stream table. Nothing here takes a lock: the
+ * caller serialises every call with the socket lock. outqueue.c holds the
+ * queues and packet filling, recovery.c the acknowledgment processing, loss
+ * detection, the loss detection timer and space discard.
+ */
+
+#ifndef __net_quic_outqueue_h__
+#define __net_quic_outqueue_h__
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "cong.h"
+#include "frame.h"
+#include "pnspace.h"
+#include "stream.h"
+
+/**
+ * struct quic_outq_frame - one frame queued, or carried by a sent packet
+ * @list: entry in a queue or in &quic_outq_packet.frames
+ * @os: STREAM frames: the stream's send queue state
+ * @buf: owned bytes: STREAM, CRYPTO, DATAGRAM and NEW_TOKEN data,
+ *	CONNECTION_CLOSE reason phrase; NULL if none
+ * @head: STREAM and CRYPTO: bytes of @buf already handed to an earlier frame
+ * @offset: STREAM and CRYPTO: offset of the first byte not yet handed out
+ * @len: STREAM, CRYPTO and DATAGRAM: bytes left from @buf + @head
+ * @type: frame type (STREAM frames use %QUIC_FRAME_STREAM, their flags
+ *	are computed when the frame is written; DATAGRAM frames use
+ *	%QUIC_FRAME_DATAGRAM_LEN)
+ * @fin: STREAM: the last byte of the frame ends the stream
+ * @fresh: STREAM: never sent, so it still consumes flow control credit
+ * @f: control frames: the frame as queued; byte fields point into @buf
+ */
+struct quic_outq_frame {
+	struct list_head list;
+	struct quic_outq_stream *os;
+	u8 *buf;
+	u32 head;
+	u64 offset;
+	u32 len;
+	u8 type;
+	u8 fin:1;
+	u8 fresh:1;
+	struct quic_frame f;
+};
+
+/**
+ * struct quic_outq_stream - send queue state of one stream
+ * @node: entry in &quic_outq.streams
+ * @active: entry in &quic_outq.active (round robin) while @pending holds data
+ * @stream: the stream; the caller calls quic_outq_stream_purge() before
+ *	releasing it
+ * @pending: STREAM frames not sent yet, in offset order
+ * @offset: offset after the last byte queued
+ * @unacked: bytes queued and not acknowledged yet
+ * @blocked_at: stream limit for which STREAM_DATA_BLOCKED was queued, plus
+ *	one (0: none)
+ * @fin_queued: the FIN has been queued
+ * @fin_acked: a frame with the FIN has been acknowledged
+ */
+struct quic_outq_stream {
+	struct list_head node;
+	struct list_head active;
+	struct quic_stream *stream;
+	struct list_head pending;
+	u64 offset;
+	u64 unacked;
+	u64 blocked_at;
+	u8 fin_queued:1;
+	u8 fin_acked:1;
+};
+
+/**
+ * struct quic_outq_packet - a sent packet (RFC 9002 Appendix A.1.1)
+ * @list: entry in &quic_outq_space.sent, in packet number order
+ * @frames: the frames to repair if it is lost
+ * @pn: packet number
+ * @sent_time: when it was sent, microseconds
+ * @size: bytes counted in flight: payload plus the caller's overhead
+ * @level: encryption level (&enum quic_crypto_level)
+ * @ack_eliciting: it carries an ack-eliciting frame
+ * @in_flight: it counts toward bytes in flight (ack-eliciting or padded)
+ */
+struct quic_outq_packet {
+	struct list_head list;
+	struct list_head frames;
+	s64 pn;
+	u64 sent_time;
+	u32 size;
+	u8 level;
+	u8 ack_eliciting:1;
+	u8 in_flight:1;
+};
+
+/**
+ * struct quic_outq_space - the queues of one packet number space
+ * @ctrl: control frames not sent yet
+ * @crypto: CRYPTO data not sent yet
+ * @retrans: frames of lost packets, oldest first
+ * @sent: sent packets not acknowledged, lost or discarded, by packet number
+ * @crypto_offset: offset of the next CRYPTO byte queued
+ * @eliciting: ack-eliciting packets in flight
+ * @probe: the PTO fired: the next packet is a probe (not congestion limited)
+ */
+struct quic_outq_space {
+	struct list_head ctrl;
+	struct list_head crypto;
+	struct list_head retrans;
+	struct list_head sent;
+	u64 crypto_offset;
+	u32 eliciting;
+	u8 probe:1;
+};
+
+/**
+ * struct quic_outq - the send side of one connection
+ * @spaces: queues by packet number space (quic_pnspace_index())
+ * @pnspace: the caller's packet number spaces, same index
+ * @cong: the caller's congestion controller
+ * @streams: the caller's stream table
+ * @stream_acked: called when every byte and the FIN of a stream have been
+ *	acknowledged and its sending part moved to Data Recvd; may be NULL
+ * @streams_list: streams with state in the queue
+ * @active: streams with data not sent yet, in round robin order
+ * @datagrams: DATAGRAM frames not sent yet
+ * @max_data: the peer's connection flow control limit (RFC 9000 Section 4.1)
+ * @data_sent: stream bytes sent for the first time, the credit used
+ * @data_blocked_at: limit for which DATA_BLOCKED was queued, plus one
+ * @recv_max_data: largest MAX_DATA value queued, resent when one is lost
+ * @wmem: bytes of STREAM and DATAGRAM data queued and not released yet
+ * @ack_delay_exponent: our ack_delay_exponent, for the ACK frames we send
+ * @is_serv: we are the server
+ * @hs_keys: client: Handshake keys are installed (anti-deadlock PTO space)
+ * @peer_validated: PeerCompletedAddressValidation() of RFC 9002 Appendix A.8
+ * @confirmed: the handshake is confirmed (RFC 9001 Section 4.1.2)
+ * @amp_limited: server: the anti-amplification limit blocks sending
+ * @ack_info: scratch space for the ACK frame being written
+ */
+struct quic_outq {
+	struct quic_outq_space spaces[QUIC_PNSPACE_MAX];
+	struct quic_pnspace *pnspace;
+	struct quic_cong *cong;
+	struct quic_stream_table *streams;
+	void (*stream_acked)(struct quic_outq *outq, struct quic_stream *s);
+
+	struct list_head streams_list;
+	struct list_head active;
+	struct list_head datagrams;
+
+	u64 max_data;
+	u64 data_sent;
+	u64 data_blocked_at;
+	u64 recv_max_data;
+	u64 wmem;
+	u8 ack_delay_exponent;
+
+	u8 is_serv:1;
+	u8 hs_keys:1;
+	u8 peer_validated:1;
+	u8 confirmed:1;
+	u8 amp_limited:1;
+
+	struct quic_ack_info ack_info;
+};
+
+/**
+ * enum quic_outq_timer - what quic_outq_loss_timeout() did
+ * @QUIC_OUTQ_TIMER_NONE: nothing was due
+ * @QUIC_OUTQ_TIMER_LOSS: packets were declared lost by the time threshold
+ * @QUIC_OUTQ_TIMER_PTO: a probe timeout: send a probe packet at the level reported
+ */
+enum quic_outq_timer {
+	QUIC_OUTQ_TIMER_NONE,
+	QUIC_OUTQ_TIMER_LOSS,
+	QUIC_OUTQ_TIMER_PTO,
+};
+
+/**
+ * struct quic_outq_tx - one packet payload to fill
+ * @level: encryption level of the packet (&enum quic_crypto_level)
+ * @buf: where the payload goes
+ * @room: bytes available at @buf
+ * @overhead: bytes the caller adds around the payload (header, AEAD tag);
+ *	counted in the packet's size for congestion control
+ * @min_len: pad the payload with PADDING to this length when anything is
+ *	sent (client Initial packets, RFC 9000 Section 14.1); 0 for none
+ * @now: send time, microseconds
+ * @pn: out: the packet number taken from the space (valid if @len)
+ * @len: out: payload bytes written; 0 when there was nothing to send
+ * @ack_eliciting: out: the packet is ack-eliciting
+ * @in_flight: out: the packet counts toward bytes in flight
+ */
+struct quic_outq_tx {
+	u8 level;
+	u8 *buf;
+	u32 room;
+	u32 overhead;
+	u32 min_len;
+	u64 now;
+	s64 pn;
+	u32 len;
+	bool ack_eliciting;
+	bool in_flight;
+};
+
+/* Bytes of STREAM and DATAGRAM data the queue holds, for the socket's
+ * send buffer accounting (sk_wmem_queued).
+ */
+static inline u64 quic_outq_wmem(const struct quic_outq *outq)
+{
+	return outq->wmem;
+}
+
+static inline u64 quic_outq_max_data(const struct quic_outq *outq)
+{
+	return outq->max_data;
+}
+
+static inline u64 quic_outq_data_sent(const struct quic_outq *outq)
+{
+	return outq->data_sent;
+}
+
+/* Inputs of the loss detection timer (RFC 9002 Appendix A.8). */
+static inline void quic_outq_set_hs_keys(struct quic_outq *outq)
+{
+	outq->hs_keys = 1;
+}
+
+static inline void quic_outq_set_peer_validated(struct quic_outq *outq)
+{
+	outq->peer_validated = 1;
+}
+
+static inline void quic_outq_set_confirmed(struct quic_outq *outq)
+{
+	outq->confirmed = 1;
+	outq->peer_validated = 1;
+}
+
+static inline void quic_outq_set_amp_limited(struct quic_outq *outq, bool limited)
+{
+	outq->amp_limited = limited;
+}
+
+/* True when a PTO probe is waiting to be sent in the space of @level. */
+static inline bool quic_outq_probe_pending(const struct quic_outq *outq, u8 level)
+{
+	return outq->spaces[quic_pnspace_index(level)].probe;
+}
+
+/* Setup and teardown (outqueue.c) */
+void quic_outq_init(struct quic_outq *outq, struct quic_pnspace *pnspace,
+		    struct quic_cong *cong, struct quic_stream_table *streams, bool is_serv);
+void quic_outq_free(struct quic_outq *outq);
+void quic_outq_set_ack_delay_exponent(struct quic_outq *outq, u8 exponent);
+
+/* Queueing (outqueue.c) */
+int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_frame *f,
+			  gfp_t gfp);
+int quic_outq_crypto_append(struct quic_outq *outq, u8 level, const u8 *data, u32 len,
+			    gfp_t gfp);
+int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const u8 *data,
+			    u32 len, bool fin, gfp_t gfp);
+int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, gfp_t gfp);
+void quic_outq_stream_purge(struct quic_outq *outq, struct quic_stream *s);
+bool quic_outq_has_data(const struct quic_outq *outq, u8 level);
+
+/* Send-side flow control (outqueue.c) */
+bool quic_outq_set_max_data(struct quic_outq *outq, u64 max);
+bool quic_outq_set_max_stream_data(struct quic_outq *outq, struct quic_stream *s, u64 max);
+
+/* Packet filling (outqueue.c) */
+int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp);
+
+/* Shared by outqueue.c and recovery.c */
+void quic_outq_frame_free(struct quic_outq *outq, struct quic_outq_frame *fr);
+void quic_outq_frames_free(struct quic_outq *outq, struct list_head *head);
+void quic_outq_packet_free(struct quic_outq *outq, struct quic_outq_packet *pkt);
+void quic_outq_frame_acked(struct quic_outq *outq, struct quic_outq_frame *fr);
+void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
+			  struct list_head *requeue);
+
+/* Acknowledgments, loss detection, timer, discard (recovery.c) */
+int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *f,
+		     u64 ack_delay, u64 now);
+u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level);
+int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level);
+void quic_outq_discard_space(struct quic_outq *outq, u8 level);
+
+#endif /* __net_quic_outqueue_h__ */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC loss recovery on the send queue (RFC 9002 Sections 5 to 7 and
+ * Appendix A): acknowledgment processing, loss detection by packet and
+ * time threshold, persistent congestion, the loss detection timer with its
+ * probe timeouts, and discarding a packet number space (RFC 9001 Section
+ * 4.9, RFC 9002 Section 6.4).
+ *
+ * The arithmetic (RTT, PTO period, thresholds, window) is cong.c's; this
+ * file decides which sent packets are acknowledged, lost or discarded and
+ * reports them in the order of Appendix A.7: RTT sample, ECN, losses, then
+ * acknowledgments.
+ */
+
+#include <linux/slab.h>
+
+#include "outqueue.h"
+
+/* Take a packet out of its space's in-flight accounting. */
+static void quic_outq_unflight(struct quic_outq *outq, u8 idx, struct quic_outq_packet *pkt)
+{
+	struct quic_pnspace *space = &outq->pnspace[idx];
+
+	if (!pkt->ack_eliciting)
+		return;
+	space->inflight -= min(pkt->size, space->inflight);
+	if (outq->spaces[idx].eliciting)
+		outq->spaces[idx].eliciting--;
+}
+
+/* Eligible for persistent congestion: ack-eliciting and sent after the
+ * first RTT sample (RFC 9002 Sections 7.6.1 and 7.6.2).
+ */
+static bool quic_outq_pc_eligible(const struct quic_outq *outq,
+				  const struct quic_outq_packet *pkt)
+{
+	const struct quic_cong *cong = outq->cong;
+
+	return pkt->ack_eliciting && cong->rtt_sampled && pkt->sent_time > cong->first_rtt_sample;
+}
+
+/* DetectAndRemoveLostPackets() and OnPacketsLost() of RFC 9002 Appendices
+ * A.10 and B.8 for one space. Lost frames go back to the front of the
+ * space's retransmission queue, oldest first.
+ *
+ * Persistent congestion (Section 7.6.2) needs two lost ack-eliciting
+ * packets with nothing acknowledged between them. Every packet sent is
+ * recorded, ACK-only ones included, so a run of consecutive packet numbers
+ * all declared lost in one pass is such a period; an acknowledged packet
+ * leaves a hole in the numbers and ends the run. Only this space is
+ * considered, not all three as the RFC allows.
+ */
+static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
+{
+	struct quic_pnspace *space = &outq->pnspace[idx];
+	struct quic_outq_space *sp = &outq->spaces[idx];
+	struct quic_outq_frame *fr, *ftmp;
+	struct quic_outq_packet *pkt, *tmp;
+	u64 loss_time, first = 0;
+	bool persistent = false;
+	LIST_HEAD(requeue);
+	s64 prev = -2;
+
+	space->loss_time = 0;
+	if (space->max_pn_acked_seen < 0)
+		return;
+
+	list_for_each_entry_safe(pkt, tmp, &sp->sent, list) {
+		if (pkt->pn > space->max_pn_acked_seen)
+			break;
+		loss_time = 0;
+		if (!quic_cong_is_lost(outq->cong, now, pkt->pn, pkt->sent_time,
+				       space->max_pn_acked_seen, &loss_time)) {
+			if (loss_time && (!space->loss_time || loss_time < space->loss_time))
+				space->loss_time = loss_time;
+			prev = -2;
+			continue;
+		}
+
+		if (pkt->pn != prev + 1)
+			first = 0;
+		prev = pkt->pn;
+		if (quic_outq_pc_eligible(outq, pkt)) {
+			if (!first)
+				first = pkt->sent_time;
+			else if (quic_cong_is_persistent(outq->cong, first, pkt->sent_time))
+				persistent = true;
+		}
+
+		list_del(&pkt->list);
+		quic_outq_unflight(outq, idx, pkt);
+		if (pkt->in_flight)
+			quic_cong_on_packet_lost(outq->cong, now, pkt->sent_time, pkt->size);
+		list_for_each_entry_safe(fr, ftmp, &pkt->frames, list) {
+			list_del(&fr->list);
+			quic_outq_frame_lost(outq, fr, &requeue);
+		}
+		kfree(pkt);
+	}
+	list_splice(&requeue, &sp->retrans);
+	if (persistent)
+		quic_cong_on_persistent_congestion(outq->cong, now);
+}
+
+/**
+ * quic_outq_on_ack - process an ACK frame (RFC 9002 Appendix A.7 OnAckReceived())
+ * @outq: the queue
+ * @level: encryption level of the packet that carried the frame
+ * @f: the decoded ACK or ACK_ECN frame
+ * @ack_delay: its ACK Delay scaled by the peer's ack_delay_exponent, microseconds
+ * @now: time the packet was received, microseconds
+ *
+ * Finds the newly acknowledged packets of the space. An RTT sample is taken
+ * when the largest acknowledged is among them and at least one of them is
+ * ack-eliciting (Section 5.1); @ack_delay counts only in the Application
+ * space (Section 5.3; cong.c caps it by max_ack_delay once the handshake is
+ * confirmed). An increased ECN-CE count is a congestion event (Section
+ * 7.1). Then losses are detected (Section 6.1), and the acknowledged packets
+ * leave bytes in flight and release their frames: a stream whose bytes and
+ * FIN are all acknowledged moves to Data Recvd (&quic_outq.stream_acked).
+ * The PTO backoff is reset unless we are a client that cannot yet tell
+ * whether the server validated its address (Section 6.2.1); a client takes
+ * an acknowledgment of a Handshake or 1-RTT packet as that proof (Appendix
+ * A.8 PeerCompletedAddressValidation()).
+ *
+ * Return: 0, or -EPROTO (PROTOCOL_VIOLATION, RFC 9000 Section 13.1) when
+ * the frame acknowledges a packet number never sent; nothing changes then.
+ */
+int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *f,
+		     u64 ack_delay, u64 now)
+{
+	const struct quic_frame_ack *ack = &f->ack;
+	struct quic_outq_packet *pkt, *tmp, *largest = NULL;
+	struct quic_frame_ack_iter it;
+	struct quic_pnspace *space;
+	struct quic_outq_frame *fr, *ftmp;
+	struct quic_outq_space *sp;
+	bool eliciting = false, more;
+	LIST_HEAD(acked);
+	u64 lo, hi;
+	u8 idx;
+
+	if (level >= QUIC_CRYPTO_MAX)
+		return -EINVAL;
+	idx = quic_pnspace_index(level);
+	space = &outq->pnspace[idx];
+	sp = &outq->spaces[idx];
+	if (space->next_pn <= 0 || ack->largest >= (u64)space->next_pn)
+		return -EPROTO;
+
+	/* Ranges come highest first: walk the sent packets from the top. */
+	quic_frame_ack_iter_init(&it, ack);
+	more = quic_frame_ack_next(&it, &lo, &hi);
+	list_for_each_entry_safe_reverse(pkt, tmp, &sp->sent, list) {
+		while (more && (u64)pkt->pn < lo)
+			more = quic_frame_ack_next(&it, &lo, &hi);
+		if (!more)
+			break;
+		if ((u64)pkt->pn > hi)
+			continue;
+		if (!largest)
+			largest = pkt;
+		eliciting |= pkt->ack_eliciting;
+		list_move(&pkt->list, &acked);
+	}
+
+	quic_pnspace_set_max_pn_acked(space, ack->largest, now);
+	if (!largest)
+		return 0;
+
+	if (largest->pn == ack->largest && eliciting)
+		quic_cong_rtt_update(outq->cong, now, largest->sent_time,
+				     idx == QUIC_CRYPTO_APP ? ack_delay : 0);
+	if (f->type == QUIC_FRAME_ACK_ECN && quic_pnspace_set_ecn_count(space, ack->ecn))
+		quic_cong_on_ecn_ce(outq->cong, now, largest->sent_time);
+
+	quic_outq_detect_lost(outq, idx, now);
+
+	list_for_each_entry_safe(pkt, tmp, &acked, list) {
+		list_del(&pkt->list);
+		quic_outq_unflight(outq, idx, pkt);
+		if (pkt->in_flight)
+			quic_cong_on_packet_acked(outq->cong, now, pkt->sent_time, pkt->size);
+		list_for_each_entry_safe(fr, ftmp, &pkt->frames, list) {
+			list_del(&fr->list);
+			quic_outq_frame_acked(outq, fr);
+		}
+		kfree(pkt);
+	}
+
+	if (!outq->is_serv && idx != QUIC_CRYPTO_INITIAL)
+		outq->peer_validated = 1;
+	if (outq->peer_validated)
+		quic_cong_pto_reset(outq->cong);
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_on_ack);
+
+static bool quic_outq_eliciting_in_flight(const struct quic_outq *outq)
+{
+	int i;
+
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		if (outq->spaces[i].eliciting)
+			return true;
+	return false;
+}
+
+/* GetLossTimeAndSpace() of RFC 9002 Appendix A.8: 0 when none is set. */
+static u64 quic_outq_loss_time(const struct quic_outq *outq, u8 *idx)
+{
+	static const u8 order[] = { QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_APP };
+	u64 t, best = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		t = outq->pnspace[order[i]].loss_time;
+		if (t && (!best || t < best)) {
+			best = t;
+			*idx = order[i];
+		}
+	}
+	return best;
+}
+
+/* GetPtoTimeAndSpace() of RFC 9002 Appendix A.8: 0 for no PTO. With nothing
+ * ack-eliciting in flight this is the client's anti-deadlock PTO, counted
+ * from @now (Section 6.2.2.1). Application data gets no PTO before the
+ * handshake is confirmed (Section 6.2.1).
+ */
+static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
+{
+	static const u8 order[] = { QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_APP };
+	u64 t, best = 0;
+	int i;
+
+	if (!quic_outq_eliciting_in_flight(outq)) {
+		*idx = outq->hs_keys ? QUIC_CRYPTO_HANDSHAKE : QUIC_CRYPTO_INITIAL;
+		return now + quic_cong_pto(outq->cong, *idx);
+	}
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!outq->spaces[order[i]].eliciting)
+			continue;
+		if (order[i] == QUIC_CRYPTO_APP && !outq->confirmed)
+			break;
+		/* quic_cong_pto() adds max_ack_delay for the Application space. */
+		t = outq->pnspace[order[i]].last_sent_time + quic_cong_pto(outq->cong, order[i]);
+		if (!best || t < best) {
+			best = t;
+			*idx = order[i];
+		}
+	}
+	return best;
+}
+
+/**
+ * quic_outq_loss_timer - when the loss detection timer must fire
+ * @outq: the queue
+ * @now: current time, microseconds
+ * @level: set to the level (&enum quic_crypto_level) of the space it is for
+ *
+ * SetLossDetectionTimer() of RFC 9002 Appendix A.8: the earliest loss time
+ * of the spaces (time threshold, Section 6.1.2); otherwise no timer while
+ * a server is blocked by the anti-amplification limit, nor when nothing
+ * ack-eliciting is in flight and the peer has validated our address
+ * (&quic_outq.peer_validated; a client with nothing in flight keeps an
+ * anti-deadlock PTO in its Handshake space once it has Handshake keys, else
+ * its Initial space); otherwise the earliest PTO of the spaces with
+ * ack-eliciting packets in flight, the Application space only once the
+ * handshake is confirmed.
+ *
+ * Return: the absolute expiry in microseconds, or 0 for no timer.
+ */
+u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level)
+{
+	u64 t;
+	u8 idx;
+
+	t = quic_outq_loss_time(outq, &idx);
+	if (t)
+		goto out;
+	if (outq->amp_limited)
+		return 0;
+	if (!quic_outq_eliciting_in_flight(outq) && outq->peer_validated)
+		return 0;
+	t = quic_outq_pto_time(outq, now, &idx);
+	if (!t)
+		return 0;
+out:
+	*level = idx;
+	return t;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_loss_timer);
+
+/* RFC 9002 Section 6.2.4: a probe carries new data if there is any, else
+ * the frames of the oldest packet still unacknowledged, else a PING (added
+ * by quic_outq_fill()). Those frames move rather than being copied: the old
+ * packet stays in flight for congestion control and RTT, and its frames
+ * now wait for the probe's fate.
+ */
+static void quic_outq_probe(struct quic_outq *outq, u8 idx)
+{
+	struct quic_outq_space *sp = &outq->spaces[idx];
+	struct quic_outq_packet *pkt;
+
+	sp->probe = 1;
+	if (!list_empty(&sp->ctrl) || !list_empty(&sp->crypto) || !list_empty(&sp->retrans))
+		return;
+	if (idx == QUIC_CRYPTO_APP && (!list_empty(&outq->active) || !list_empty(&outq->datagrams)))
+		return;
+	list_for_each_entry(pkt, &sp->sent, list) {
+		if (!pkt->ack_eliciting || list_empty(&pkt->frames))
+			continue;
+		list_splice_init(&pkt->frames, &sp->retrans);
+		return;
+	}
+}
+
+/**
+ * quic_outq_loss_timeout - the loss detection timer fired
+ * @outq: the queue
+ * @now: current time, microseconds
+ * @level: set to the level of the space handled
+ *
+ * OnLossDetectionTimeout() of RFC 9002 Appendix A.9. With a loss time set,
+ * the packets of that space past the time threshold are declared lost.
+ * Otherwise this is a PTO: the period backs off (quic_cong_pto_backoff())
+ * and the space of the earliest PTO (or, for a client with nothing in
+ * flight, the anti-deadlock space) gets a probe: the next quic_outq_fill()
+ * at @level ignores the congestion window and carries new data, else the
+ * oldest unacknowledged frames, else a PING (Section 6.2.4). Client Initial
+ * probes still need the caller's padding (&quic_outq_tx.min_len).
+ *
+ * Return: &enum quic_outq_timer.
+ */
+int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
+{
+	u8 idx;
+
+	if (quic_outq_loss_time(outq, &idx)) {
+		quic_outq_detect_lost(outq, idx, now);
+		*level = idx;
+		return QUIC_OUTQ_TIMER_LOSS;
+	}
+	/* The conditions of SetLossDetectionTimer(): no PTO when none is armed. */
+	if (!quic_outq_loss_timer(outq, now, &idx))
+		return QUIC_OUTQ_TIMER_NONE;
+	quic_outq_probe(outq, idx);
+	quic_cong_pto_backoff(outq->cong);
+	*level = idx;
+	return QUIC_OUTQ_TIMER_PTO;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_loss_timeout);
+
+/**
+ * quic_outq_discard_space - the keys of a space were discarded
+ * @outq: the queue
+ * @level: QUIC_CRYPTO_INITIAL or QUIC_CRYPTO_HANDSHAKE (RFC 9001 Section 4.9)
+ *
+ * OnPacketNumberSpaceDiscarded() of RFC 9002 Appendix A.11 and Section 6.4:
+ * the space's sent packets leave bytes in flight without being declared
+ * lost (Appendix B.9), its queued frames are dropped, its loss time and
+ * last send time are cleared and the PTO backoff is reset.
+ */
+void quic_outq_discard_space(struct quic_outq *outq, u8 level)
+{
+	struct quic_outq_packet *pkt, *tmp;
+	struct quic_outq_space *sp;
+	struct quic_pnspace *space;
+	u8 idx;
+
+	if (level != QUIC_CRYPTO_INITIAL && level != QUIC_CRYPTO_HANDSHAKE)
+		return;
+	idx = quic_pnspace_index(level);
+	sp = &outq->spaces[idx];
+	space = &outq->pnspace[idx];
+
+	list_for_each_entry_safe(pkt, tmp, &sp->sent, list) {
+		list_del(&pkt->list);
+		if (pkt->in_flight)
+			quic_cong_on_packet_discarded(outq->cong, pkt->size);
+		quic_outq_packet_free(outq, pkt);
+	}
+	quic_outq_frames_free(outq, &sp->ctrl);
+	quic_outq_frames_free(outq, &sp->crypto);
+	quic_outq_frames_free(outq, &sp->retrans);
+	space->inflight = 0;
+	space->loss_time = 0;
+	space->last_sent_time = 0;
+	sp->eliciting = 0;
+	sp->probe = 0;
+	quic_cong_pto_reset(outq->cong);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_discard_space);

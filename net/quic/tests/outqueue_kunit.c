@@ -1,0 +1,996 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_outqueue: the send queue and its loss recovery
+ * (outqueue.c, recovery.c). Packet filling with ACK frames, splitting,
+ * flow control (RFC 9000 Section 4) and the congestion window (RFC 9002
+ * Section 7); acknowledgment processing, RTT samples, loss by packet and
+ * time threshold, persistent congestion (RFC 9002 Sections 5 to 7); the
+ * loss detection timer and its probes (Section 6.2, Appendix A.8, A.9);
+ * discarding a packet number space (Section 6.4); retransmission of
+ * information rather than packets (RFC 9000 Section 13.3).
+ *
+ * Each case drives an outqueue of a client, with its own packet number
+ * spaces, NewReno congestion controller and stream table, through explicit
+ * microsecond times, and reads back the payloads it wrote with the frame
+ * decoder, as the server would.
+ */
+
+#include <kunit/test.h>
+
+#include "../outqueue.h"
+
+/* Any start time works; a large one shows nothing depends on time 0. */
+#define OQ_T0		(1000ULL * 1000 * 1000)
+#define OQ_ROOM		1200
+#define OQ_OVERHEAD	30
+#define OQ_FRAMES	16
+
+/* RFC 9002 Section 6.2.1 with kInitialRtt (no sample yet): 333000 +
+ * max(4 * 166500, 1000) = 999000 us, plus max_ack_delay 25000 us for the
+ * Application space.
+ */
+#define OQ_PTO_APP	1024000ULL
+
+struct oq_env {
+	struct quic_pnspace space[QUIC_PNSPACE_MAX];
+	struct quic_cong cong;
+	struct quic_stream_table streams;
+	struct quic_outq outq;
+	struct quic_stream *acked[4];
+	u32 nacked;
+	u8 data[4096];
+	u8 buf[OQ_ROOM];
+	struct quic_outq_tx tx;
+	struct quic_frame frames[OQ_FRAMES];
+	u32 nframes;
+};
+
+static void oq_env_free(void *arg)
+{
+	struct oq_env *e = arg;
+	int i;
+
+	quic_outq_free(&e->outq);
+	quic_stream_table_free(&e->streams);
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		quic_pnspace_free(&e->space[i]);
+}
+
+static void oq_stream_acked(struct quic_outq *outq, struct quic_stream *s)
+{
+	struct oq_env *e = container_of(outq, struct oq_env, outq);
+
+	if (e->nacked < ARRAY_SIZE(e->acked))
+		e->acked[e->nacked] = s;
+	e->nacked++;
+}
+
+/* A client whose peer allows 100 streams, @sdata bytes per stream and
+ * @max_data bytes on the connection.
+ */
+static struct oq_env *oq_env_new(struct kunit *test, u64 sdata, u64 max_data)
+{
+	struct quic_transport_param p = {
+		.max_streams_bidi = 100,
+		.max_streams_uni = 100,
+		.max_stream_data_bidi_local = sdata,
+		.max_stream_data_bidi_remote = sdata,
+		.max_stream_data_uni = sdata,
+	};
+	struct oq_env *e;
+	int i;
+
+	e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e);
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		KUNIT_ASSERT_EQ(test, quic_pnspace_init(&e->space[i], GFP_KERNEL), 0);
+	quic_cong_init(&e->cong);
+	KUNIT_ASSERT_EQ(test, quic_stream_table_init(&e->streams, false, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, quic_stream_set_param(&e->streams, &p), 0);
+	p.remote = 1;
+	KUNIT_ASSERT_EQ(test, quic_stream_set_param(&e->streams, &p), 0);
+	quic_outq_init(&e->outq, e->space, &e->cong, &e->streams, false);
+	e->outq.stream_acked = oq_stream_acked;
+	quic_outq_set_max_data(&e->outq, max_data);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, oq_env_free, e), 0);
+
+	for (i = 0; i < ARRAY_SIZE(e->data); i++)
+		e->data[i] = i * 7 + 1;
+	return e;
+}
+
+static struct oq_env *oq_env_default(struct kunit *test)
+{
+	return oq_env_new(test, 1 << 20, 1 << 20);
+}
+
+static struct quic_stream *oq_stream(struct kunit *test, struct oq_env *e, s64 id)
+{
+	struct quic_stream *s = quic_stream_send_get(&e->streams, id, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	return s;
+}
+
+/* Fill one packet at @level with @room bytes at @now; return its length. */
+static u32 oq_fill(struct kunit *test, struct oq_env *e, u8 level, u32 room, u64 now)
+{
+	e->tx = (struct quic_outq_tx){
+		.level = level,
+		.buf = e->buf,
+		.room = room,
+		.overhead = OQ_OVERHEAD,
+		.now = now,
+	};
+	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
+	KUNIT_ASSERT_LE(test, e->tx.len, room);
+	return e->tx.len;
+}
+
+/* Decode the payload just filled, as the server receives it. */
+static void oq_decode(struct kunit *test, struct oq_env *e, u8 level)
+{
+	struct quic_frame_ctx ctx = { .level = level, .is_serv = 1, .max_datagram = 65535 };
+	const u8 *p = e->buf;
+	u32 left = e->tx.len;
+	struct quic_frame *f;
+
+	e->nframes = 0;
+	while (left) {
+		KUNIT_ASSERT_LT(test, e->nframes, OQ_FRAMES);
+		f = &e->frames[e->nframes++];
+		KUNIT_ASSERT_EQ(test, quic_frame_decode(&p, &left, &ctx, f), 0);
+	}
+}
+
+/* Queue @len pattern bytes at @offset of the pattern on @s and send them
+ * in one Application packet at @now; return its packet number.
+ */
+static s64 oq_send_data(struct kunit *test, struct oq_env *e, struct quic_stream *s,
+			u32 offset, u32 len, u64 now)
+{
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + offset, len,
+						      false, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	KUNIT_ASSERT_TRUE(test, e->tx.ack_eliciting);
+	return e->tx.pn;
+}
+
+/* Send a packet holding a PING only (ack-eliciting, nothing to repair). */
+static s64 oq_send_ping(struct kunit *test, struct oq_env *e, u8 level, u64 now)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_PING };
+
+	KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, level, &f, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, level, OQ_ROOM, now), 0U);
+	return e->tx.pn;
+}
+
+/* An ACK frame for [@lo, @hi] with @n further ranges. */
+static struct quic_frame oq_ack(u64 lo, u64 hi, const struct quic_ack_range *ranges, u32 n)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_ACK };
+
+	f.ack.largest = hi;
+	f.ack.first_range = hi - lo;
+	f.ack.range_count = n;
+	f.ack.ranges = ranges;
+	return f;
+}
+
+static int oq_on_ack(struct oq_env *e, u8 level, u64 lo, u64 hi, u64 now)
+{
+	struct quic_frame f = oq_ack(lo, hi, NULL, 0);
+
+	return quic_outq_on_ack(&e->outq, level, &f, 0, now);
+}
+
+/* The packet must hold one STREAM frame: stream @id, @offset, the pattern
+ * bytes [@offset, @offset + @len).
+ */
+static void oq_expect_stream(struct kunit *test, struct oq_env *e, s64 id, u64 offset, u32 len)
+{
+	const struct quic_frame *f;
+
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	f = &e->frames[0];
+	KUNIT_EXPECT_EQ(test, f->type & ~7, QUIC_FRAME_STREAM);
+	KUNIT_EXPECT_EQ(test, f->data.id, (u64)id);
+	KUNIT_EXPECT_EQ(test, f->data.offset, offset);
+	KUNIT_ASSERT_EQ(test, f->data.len, len);
+	KUNIT_EXPECT_MEMEQ(test, f->data.data, e->data + offset, len);
+}
+
+static void outqueue_ack_of_never_sent_packet_is_refused(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u32 inflight;
+
+	/* Arrange: packet 0 is the only one sent in the Application space. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	inflight = quic_cong_in_flight(&e->cong);
+
+	/* Act + Assert: RFC 9000 Section 13.1, acknowledging packet 1 (never
+	 * sent) is a PROTOCOL_VIOLATION; so is any ACK in the Handshake space,
+	 * where nothing was sent. Nothing changes.
+	 */
+	KUNIT_EXPECT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 1, OQ_T0 + 1000), -EPROTO);
+	KUNIT_EXPECT_EQ(test, quic_frame_transport_error(-EPROTO),
+			(u32)QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION);
+	KUNIT_EXPECT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_HANDSHAKE, 0, 0, OQ_T0 + 1000), -EPROTO);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight);
+	KUNIT_EXPECT_EQ(test, e->space[QUIC_CRYPTO_APP].max_pn_acked_seen, -1LL);
+
+	/* The right ACK is taken. */
+	KUNIT_EXPECT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 1000), 0);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), 0U);
+}
+
+static void outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	/* Arrange: packet 0 carries data; packet 1 is ACK-only (we owe the
+	 * peer an ACK for its packet 0).
+	 */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
+	app->need_sack = 1;
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 10000), 0U);
+	KUNIT_ASSERT_EQ(test, e->tx.pn, 1LL);
+	KUNIT_ASSERT_FALSE(test, e->tx.ack_eliciting);
+
+	/* Act: an ACK of packet 1 alone. RFC 9002 Section 5.1: the largest is
+	 * newly acknowledged but nothing ack-eliciting is: no sample.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 1, OQ_T0 + 100000), 0);
+	KUNIT_EXPECT_EQ(test, quic_cong_latest_rtt(&e->cong), 0U);
+
+	/* Act: packets 0 and 1. Packet 0 is ack-eliciting and newly acked, but
+	 * the largest (1) is not newly acknowledged: still no sample.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 1, OQ_T0 + 150000), 0);
+	KUNIT_EXPECT_EQ(test, quic_cong_latest_rtt(&e->cong), 0U);
+	KUNIT_EXPECT_EQ(test, quic_cong_smoothed_rtt(&e->cong), QUIC_RTT_INIT);
+
+	/* Act: packet 2 (data) sent at T0 + 200 ms, acknowledged 30 ms later:
+	 * latest_rtt = 30000 us, the first sample (smoothed_rtt = 30000).
+	 */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 100, 10, OQ_T0 + 200000), 2);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 2, 2, OQ_T0 + 230000), 0);
+	KUNIT_EXPECT_EQ(test, quic_cong_latest_rtt(&e->cong), 30000U);
+	KUNIT_EXPECT_EQ(test, quic_cong_smoothed_rtt(&e->cong), 30000U);
+}
+
+static void outqueue_packet_threshold_loss_requeues_same_stream_bytes(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u32 window;
+	int i;
+
+	/* Arrange: packets 0..3, each with the next 100 bytes of stream 0. */
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, i * 100, 100, OQ_T0 + i), i);
+	window = quic_cong_window(&e->cong);
+
+	/* Act: 1..3 acknowledged. RFC 9002 Section 6.1.1: packet 0 is
+	 * kPacketThreshold (3) below the largest acknowledged: lost.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 3, OQ_T0 + 20000), 0);
+
+	/* Assert: it left bytes in flight, the window was reduced (a NewReno
+	 * congestion event halves it), and its data waits for retransmission.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), 0U);
+	KUNIT_EXPECT_EQ(test, quic_cong_window(&e->cong), window / 2);
+	KUNIT_EXPECT_EQ(test, e->space[QUIC_CRYPTO_APP].loss_time, 0ULL);
+
+	/* RFC 9000 Section 13.3: the information goes in a new packet (4), a
+	 * STREAM frame with the same offset and bytes.
+	 */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 21000), 0U);
+	KUNIT_EXPECT_EQ(test, e->tx.pn, 4LL);
+	oq_expect_stream(test, e, 0, 0, 100);
+}
+
+static void outqueue_time_threshold_loss_sets_and_fires_loss_time(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 expiry;
+	u8 level;
+
+	/* Arrange: packet 0 at T0, packet 1 at T0 + 1 ms; packet 1 is
+	 * acknowledged at T0 + 50 ms: latest_rtt = smoothed_rtt = 49000 us.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 100, 100, OQ_T0 + 1000), 1);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 1, OQ_T0 + 50000), 0);
+
+	/* Assert: RFC 9002 Section 6.1.2, loss delay = 9/8 * 49000 = 55125 us.
+	 * Packet 0 is one below the largest acked and only 50 ms old: not
+	 * lost yet, it will be at T0 + 55125, which the timer is armed for.
+	 */
+	KUNIT_EXPECT_EQ(test, app->loss_time, OQ_T0 + 55125);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + 50000, &level), OQ_T0 + 55125);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_GT(test, quic_cong_in_flight(&e->cong), 0U);
+
+	/* Act: the timer fires (Appendix A.9): packet 0 is lost. */
+	expiry = app->loss_time;
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, expiry, &level),
+			QUIC_OUTQ_TIMER_LOSS);
+
+	/* Assert: nothing in flight, loss_time cleared, data requeued. */
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), 0U);
+	KUNIT_EXPECT_EQ(test, app->loss_time, 0ULL);
+	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 0U);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, expiry), 0U);
+	oq_expect_stream(test, e, 0, 0, 100);
+}
+
+/* Client with a confirmed handshake: Application data PTOs are armed. */
+static struct oq_env *oq_env_confirmed(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+
+	quic_cong_set_confirmed(&e->cong);
+	quic_outq_set_confirmed(&e->outq);
+	return e;
+}
+
+static void outqueue_pto_backs_off_and_probes_with_new_data(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level = 0xff;
+
+	/* Arrange: 100 bytes in packet 0, then 50 new bytes queued. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + 100, 50, false,
+						      GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + OQ_PTO_APP);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
+
+	/* Act: the PTO fires. */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+
+	/* Assert: RFC 9002 Section 6.2.1 backoff; Section 6.2.4: the probe
+	 * carries the new data, not a copy of packet 0.
+	 */
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 1U);
+	KUNIT_EXPECT_TRUE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
+	oq_expect_stream(test, e, 0, 100, 50);
+	KUNIT_EXPECT_FALSE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
+	/* The next PTO counts from the probe, with the doubled period. */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			OQ_T0 + 3 * OQ_PTO_APP);
+}
+
+static void outqueue_pto_probe_retransmits_oldest_despite_full_window(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level;
+
+	/* Arrange: packet 0 holds 100 bytes, nothing new is queued, and the
+	 * rest of the window is taken.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	quic_cong_on_packet_sent(&e->cong, OQ_T0, quic_cong_room(&e->cong));
+	KUNIT_ASSERT_EQ(test, quic_cong_room(&e->cong), 0U);
+
+	/* Act */
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+
+	/* Assert: Section 6.2.4, no new data: the oldest unacknowledged data
+	 * is sent again, and probes are not blocked by the window.
+	 */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
+	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
+	oq_expect_stream(test, e, 0, 0, 100);
+}
+
+static void outqueue_pto_probe_is_ping_when_nothing_to_send(struct kunit *test)
+{
+	static const u8 ping[] = { QUIC_FRAME_PING };
+	struct oq_env *e = oq_env_confirmed(test);
+	u8 level;
+
+	/* Arrange: packet 0 held a PING, which is never repaired. */
+	KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_APP, OQ_T0), 0);
+
+	/* Act */
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+
+	/* Assert: Section 6.2.4, no data at all: a PING alone. */
+	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 1U);
+	KUNIT_EXPECT_MEMEQ(test, e->buf, ping, sizeof(ping));
+	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
+	KUNIT_EXPECT_EQ(test, e->tx.pn, 1LL);
+}
+
+static void outqueue_pto_not_armed_with_nothing_in_flight(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	u8 level;
+
+	/* Arrange + Act + Assert: RFC 9002 Appendix A.8, the peer validated
+	 * our address and nothing ack-eliciting is in flight: no timer.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0, &level),
+			QUIC_OUTQ_TIMER_NONE);
+
+	/* Once packet 0 is acknowledged, again nothing is in flight. */
+	KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_APP, OQ_T0), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + OQ_PTO_APP);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 5000), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + 5000, &level), 0ULL);
+}
+
+static void outqueue_client_keeps_anti_deadlock_pto_until_validated(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	u8 level = 0xff;
+
+	/* Arrange: a client before address validation, nothing in flight. */
+
+	/* Act + Assert: RFC 9002 Section 6.2.2.1, the anti-deadlock PTO runs
+	 * from now, in the Initial space (999000 us, no max_ack_delay)...
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + 999000);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_INITIAL);
+
+	/* ... or in the Handshake space once it has Handshake keys. */
+	quic_outq_set_hs_keys(&e->outq);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + 999000);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+
+	/* Its expiry asks for a probe there (a PING when there is nothing). */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + 999000, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, OQ_T0 + 999000), 1U);
+
+	/* A validated peer with nothing in flight: no timer at all. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_HANDSHAKE, 0, 0, OQ_T0 + 1000000), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + 1000000, &level), 0ULL);
+}
+
+static void outqueue_no_application_pto_before_confirmation(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	u8 level;
+
+	/* Arrange: validated but not confirmed, a 1-RTT packet in flight. */
+	quic_outq_set_peer_validated(&e->outq);
+	KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_APP, OQ_T0), 0);
+
+	/* Act + Assert: RFC 9002 Section 6.2.1, no PTO for Application data
+	 * until the handshake is confirmed; then it is armed.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+	quic_outq_set_confirmed(&e->outq);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + OQ_PTO_APP);
+}
+
+static void outqueue_persistent_congestion_collapses_window(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	const u64 t1 = OQ_T0 + 100000;
+	int i;
+
+	/* Arrange: the first RTT sample, 10 ms (smoothed 10000, rttvar 5000). */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 10, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 10000), 0);
+	/* Packets 1 at t1 and 2 at t1 + 200 ms, then 3..5 just after. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 10, 10, t1), 1);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 20, 10, t1 + 200000), 2);
+	for (i = 3; i <= 5; i++)
+		KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, i * 10, 10, t1 + 200000 + i), i);
+
+	/* Act: only packet 5 is acknowledged, 10 ms after it was sent. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 5, 5, t1 + 210005), 0);
+
+	/* Assert: packets 1 and 2 are lost by packet threshold (3 and 4 are
+	 * not: 2 and 1 below, 10 ms old, under the 11250 us time threshold).
+	 * Section 7.6.1: duration = (10000 + max(4 * 3750, 1000) + 25000) * 3
+	 * = 150000 us < 200 ms between two ack-eliciting losses sent after
+	 * the first sample, with nothing between acknowledged: persistent
+	 * congestion, the window falls to the minimum (Section 7.6.2).
+	 */
+	KUNIT_EXPECT_EQ(test, quic_cong_window(&e->cong), quic_cong_min_window(&e->cong));
+	KUNIT_EXPECT_EQ(test, quic_cong_window(&e->cong), 2400U);
+}
+
+static void outqueue_loss_period_broken_by_ack_is_not_persistent(struct kunit *test)
+{
+	/* After the First ACK Range [6, 6]: largest = 6 - Gap - 2 = 2, length 0. */
+	static const struct quic_ack_range range_2 = { .gap = 2, .len = 0 };
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	const u64 t1 = OQ_T0 + 100000;
+	struct quic_frame f;
+	u32 window;
+	int i;
+
+	/* Arrange: as in the previous case, but with a packet between the two
+	 * losses (2, at t1 + 100 ms) that gets acknowledged.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 10, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 10000), 0);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 10, 10, t1), 1);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 20, 10, t1 + 100000), 2);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 30, 10, t1 + 200000), 3);
+	for (i = 4; i <= 6; i++)
+		KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, i * 10, 10, t1 + 200000 + i), i);
+	window = quic_cong_window(&e->cong);
+
+	/* Act: packets 6 and 2 acknowledged (RFC 9000 Section 19.3.1 ranges). */
+	f = oq_ack(6, 6, &range_2, 1);
+	KUNIT_ASSERT_EQ(test, quic_outq_on_ack(&e->outq, QUIC_CRYPTO_APP, &f, 0, t1 + 210006), 0);
+
+	/* Assert: 1 and 3 are lost (Section 6.1.1) and 200 ms apart, but an
+	 * acknowledgment in between rules out persistent congestion (Section
+	 * 7.6.2): one congestion event, the NewReno window is halved.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_cong_window(&e->cong), window / 2);
+	KUNIT_EXPECT_GT(test, quic_cong_window(&e->cong), quic_cong_min_window(&e->cong));
+}
+
+static void outqueue_discard_initial_removes_bytes_without_loss(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	u32 window = quic_cong_window(&e->cong);
+	u8 level;
+
+	/* Arrange: an Initial packet with 500 CRYPTO bytes, padded to 1200,
+	 * and 100 more bytes queued.
+	 */
+	KUNIT_ASSERT_EQ(test, quic_outq_crypto_append(&e->outq, QUIC_CRYPTO_INITIAL, e->data, 500,
+						      GFP_KERNEL), 0);
+	e->tx = (struct quic_outq_tx){ .level = QUIC_CRYPTO_INITIAL, .buf = e->buf,
+				       .room = OQ_ROOM, .overhead = OQ_OVERHEAD,
+				       .min_len = OQ_ROOM, .now = OQ_T0 };
+	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, e->tx.len, (u32)OQ_ROOM);
+	KUNIT_ASSERT_EQ(test, quic_cong_in_flight(&e->cong), OQ_ROOM + OQ_OVERHEAD);
+	KUNIT_ASSERT_EQ(test, quic_outq_crypto_append(&e->outq, QUIC_CRYPTO_INITIAL,
+						      e->data + 500, 100, GFP_KERNEL), 0);
+
+	/* Act: RFC 9001 Section 4.9.1, the Initial keys are discarded. */
+	quic_outq_discard_space(&e->outq, QUIC_CRYPTO_INITIAL);
+
+	/* Assert: RFC 9002 Section 6.4, the bytes left flight without any
+	 * congestion reaction, the queued data is gone, no timer is left for
+	 * the space.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), 0U);
+	KUNIT_EXPECT_EQ(test, quic_cong_window(&e->cong), window);
+	KUNIT_EXPECT_EQ(test, quic_cong_state(&e->cong), QUIC_CONG_SLOW_START);
+	KUNIT_EXPECT_EQ(test, e->space[QUIC_CRYPTO_INITIAL].inflight, 0U);
+	KUNIT_EXPECT_EQ(test, e->space[QUIC_CRYPTO_INITIAL].loss_time, 0ULL);
+	KUNIT_EXPECT_FALSE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_INITIAL));
+	quic_outq_set_peer_validated(&e->outq);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+}
+
+static void outqueue_stream_data_split_across_packets_respects_room(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 next = 0;
+	int n = 0;
+
+	/* Arrange: 1000 bytes queued on stream 0. */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 1000, true,
+						      GFP_KERNEL), 0);
+
+	/* Act: packets of 300 bytes of payload until nothing is left. */
+	while (oq_fill(test, e, QUIC_CRYPTO_APP, 300, OQ_T0 + n)) {
+		const struct quic_frame *f;
+
+		/* Assert: every packet but the last is filled exactly, with one
+		 * STREAM frame continuing where the previous one stopped.
+		 */
+		oq_decode(test, e, QUIC_CRYPTO_APP);
+		KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+		f = &e->frames[0];
+		KUNIT_EXPECT_EQ(test, f->data.offset, next);
+		KUNIT_EXPECT_MEMEQ(test, f->data.data, e->data + next, f->data.len);
+		next += f->data.len;
+		KUNIT_EXPECT_EQ(test, !!(f->type & QUIC_STREAM_BIT_FIN), next == 1000);
+		if (next < 1000)
+			KUNIT_EXPECT_EQ(test, e->tx.len, 300U);
+		KUNIT_ASSERT_LT(test, ++n, 10);
+	}
+	/* Headers: 4 bytes at offset 0, 6 after: 296 + 294 + 294 + 116. */
+	KUNIT_EXPECT_EQ(test, next, 1000ULL);
+	KUNIT_EXPECT_EQ(test, n, 4);
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_SENT);
+}
+
+/* Count the frames of @type in the payload just filled; keep the last. */
+static u32 oq_count(struct kunit *test, struct oq_env *e, u8 type, struct quic_frame *last)
+{
+	u32 i, n = 0;
+
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	for (i = 0; i < e->nframes; i++) {
+		if (e->frames[i].type != type)
+			continue;
+		*last = e->frames[i];
+		n++;
+	}
+	return n;
+}
+
+static void outqueue_max_data_blocks_and_queues_one_data_blocked(struct kunit *test)
+{
+	struct oq_env *e = oq_env_new(test, 1 << 20, 100);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	struct quic_frame db = {};
+	u32 blocked = 0;
+	int i;
+
+	/* Arrange: the peer allows 100 bytes on the connection; 300 queued. */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 300, false,
+						      GFP_KERNEL), 0);
+
+	/* Act: the first packet takes the 100 bytes. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_expect_stream(test, e, 0, 0, 100);
+
+	/* Act: more packets while blocked. */
+	for (i = 1; i < 4; i++)
+		if (oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + i))
+			blocked += oq_count(test, e, QUIC_FRAME_DATA_BLOCKED, &db);
+
+	/* Assert: RFC 9000 Sections 4.1 and 19.12, no byte beyond max_data,
+	 * and exactly one DATA_BLOCKED carrying the limit.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_data_sent(&e->outq), 100ULL);
+	KUNIT_EXPECT_EQ(test, s->send.bytes, 100ULL);
+	KUNIT_EXPECT_EQ(test, blocked, 1U);
+	KUNIT_EXPECT_EQ(test, db.limit.max, 100ULL);
+}
+
+static void outqueue_max_data_raise_unblocks(struct kunit *test)
+{
+	struct oq_env *e = oq_env_new(test, 1 << 20, 100);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	struct quic_frame db = {};
+
+	/* Arrange: blocked at 100 with 200 bytes waiting. */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 300, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+
+	/* Act + Assert: a MAX_DATA below the limit changes nothing (Section
+	 * 4.1); a larger one lets the next 150 bytes go.
+	 */
+	KUNIT_EXPECT_FALSE(test, quic_outq_set_max_data(&e->outq, 50));
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 2), 0U);
+	KUNIT_EXPECT_TRUE(test, quic_outq_set_max_data(&e->outq, 250));
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 3), 0U);
+	oq_expect_stream(test, e, 0, 100, 150);
+
+	/* Blocked again, at the new limit: one new DATA_BLOCKED with 250. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 4), 0U);
+	KUNIT_EXPECT_EQ(test, oq_count(test, e, QUIC_FRAME_DATA_BLOCKED, &db), 1U);
+	KUNIT_EXPECT_EQ(test, db.limit.max, 250ULL);
+}
+
+static void outqueue_stream_limit_queues_stream_data_blocked(struct kunit *test)
+{
+	struct oq_env *e = oq_env_new(test, 100, 1 << 20);
+	struct quic_stream *s = oq_stream(test, e, 4);
+	struct quic_frame sdb = {};
+
+	/* Arrange: the peer allows 100 bytes on stream 4; 300 queued. */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 300, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_expect_stream(test, e, 4, 0, 100);
+
+	/* Act: the next packet signals the block (RFC 9000 Section 19.13),
+	 * once: the one after has nothing.
+	 */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+	KUNIT_EXPECT_EQ(test, oq_count(test, e, QUIC_FRAME_STREAM_DATA_BLOCKED, &sdb), 1U);
+	KUNIT_EXPECT_EQ(test, sdb.limit.id, 4ULL);
+	KUNIT_EXPECT_EQ(test, sdb.limit.max, 100ULL);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 2), 0U);
+
+	/* MAX_STREAM_DATA 200 (Section 19.10) lets 100 more bytes go. */
+	KUNIT_EXPECT_TRUE(test, quic_outq_set_max_stream_data(&e->outq, s, 200));
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 3), 0U);
+	oq_expect_stream(test, e, 4, 100, 100);
+}
+
+static void outqueue_cwnd_blocks_eliciting_data_but_not_ack_only(struct kunit *test)
+{
+	static const u8 ack_0[] = { QUIC_FRAME_ACK, 0x00, 0x00, 0x00, 0x00 };
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u32 inflight;
+
+	/* Arrange: the window is full; data is queued and an ACK is owed for
+	 * the peer's packet 0 received just now.
+	 */
+	quic_cong_on_packet_sent(&e->cong, OQ_T0, quic_cong_window(&e->cong));
+	inflight = quic_cong_in_flight(&e->cong);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 100, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
+	app->need_sack = 1;
+
+	/* Act */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+
+	/* Assert: RFC 9002 Section 7, ACK-only packets are not congestion
+	 * controlled; the data waits. ACK: Largest 0, Delay 0, no range.
+	 */
+	KUNIT_EXPECT_EQ(test, e->tx.len, (u32)sizeof(ack_0));
+	KUNIT_EXPECT_MEMEQ(test, e->buf, ack_0, sizeof(ack_0));
+	KUNIT_EXPECT_FALSE(test, e->tx.ack_eliciting);
+	KUNIT_EXPECT_FALSE(test, e->tx.in_flight);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight);
+	KUNIT_EXPECT_TRUE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+}
+
+static void outqueue_fin_acked_moves_stream_to_data_recvd(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	/* Arrange: 10 bytes in packet 0, 10 more with the FIN in packet 1. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 10, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + 10, 10, true,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_TRUE(test, e->frames[0].type & QUIC_STREAM_BIT_FIN);
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_SENT);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 20ULL);
+
+	/* Act: the FIN's packet is acknowledged first: bytes 0..9 are not. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 1, OQ_T0 + 1000), 0);
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_SENT);
+	KUNIT_EXPECT_EQ(test, e->nacked, 0U);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 10ULL);
+
+	/* Act: then packet 0. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 1, OQ_T0 + 2000), 0);
+
+	/* Assert: RFC 9000 Section 3.1 "Recv All ACKs": Data Recvd, reported once. */
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_RECVD);
+	KUNIT_EXPECT_EQ(test, e->nacked, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, e->acked[0], s);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 0ULL);
+}
+
+static void outqueue_datagram_never_retransmitted(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	int i;
+
+	/* Arrange: a 20-byte DATAGRAM in packet 0, PINGs in 1..3. */
+	KUNIT_ASSERT_EQ(test, quic_outq_datagram_append(&e->outq, e->data, 20, GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 20ULL);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_DATAGRAM_LEN);
+	KUNIT_EXPECT_MEMEQ(test, e->frames[0].data.data, e->data, 20);
+	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 0ULL);
+	for (i = 1; i <= 3; i++)
+		KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_APP, OQ_T0 + i), i);
+
+	/* Act: packet 0 is lost (three later packets acknowledged). */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 3, OQ_T0 + 20000), 0);
+	KUNIT_ASSERT_EQ(test, quic_cong_in_flight(&e->cong), 0U);
+
+	/* Assert: RFC 9221 Section 5.2, nothing is sent again. */
+	KUNIT_EXPECT_FALSE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 21000), 0U);
+}
+
+static void outqueue_ack_frame_goes_first_when_owed(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+	int i;
+
+	/* Arrange: the peer's packets 0..2 arrived; data is queued. */
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, i, OQ_T0), 0);
+	app->need_sack = 1;
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 50, false,
+						      GFP_KERNEL), 0);
+
+	/* Act: 8 ms later (ACK Delay 8000 >> 3 = 1000). */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 8000), 0U);
+
+	/* Assert: ACK (largest 2, first range 2) then the STREAM frame. */
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 2U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
+	KUNIT_EXPECT_EQ(test, e->frames[0].ack.largest, 2ULL);
+	KUNIT_EXPECT_EQ(test, e->frames[0].ack.first_range, 2ULL);
+	KUNIT_EXPECT_EQ(test, e->frames[0].ack.delay, 1000ULL);
+	KUNIT_EXPECT_EQ(test, e->frames[1].type & ~7, QUIC_FRAME_STREAM);
+	KUNIT_EXPECT_FALSE(test, app->need_sack);
+}
+
+static void outqueue_lost_max_data_resent_with_current_value(struct kunit *test)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_MAX_DATA };
+	struct oq_env *e = oq_env_default(test);
+	struct quic_frame got = {};
+	int i;
+
+	/* Arrange: MAX_DATA 1000 in packet 0, MAX_DATA 2000 in packet 1, PINGs
+	 * in 2..4.
+	 */
+	f.limit.max = 1000;
+	KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	f.limit.max = 2000;
+	KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+	for (i = 2; i <= 4; i++)
+		KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_APP, OQ_T0 + i), i);
+
+	/* Act: 1..4 acknowledged, packet 0 lost. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 4, OQ_T0 + 20000), 0);
+
+	/* Assert: RFC 9000 Section 13.3, the current maximum goes out. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 21000), 0U);
+	KUNIT_EXPECT_EQ(test, oq_count(test, e, QUIC_FRAME_MAX_DATA, &got), 1U);
+	KUNIT_EXPECT_EQ(test, got.limit.max, 2000ULL);
+}
+
+static void outqueue_streams_share_packets_round_robin(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *a = oq_stream(test, e, 0);
+	struct quic_stream *b = oq_stream(test, e, 4);
+
+	/* Arrange: 500 bytes on each of streams 0 and 4. */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, a, e->data, 500, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, b, e->data, 500, false,
+						      GFP_KERNEL), 0);
+
+	/* Act: two packets with room for one frame each. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, 200, OQ_T0), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].data.id, 0ULL);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, 200, OQ_T0 + 1), 0U);
+
+	/* Assert: the second packet serves the other stream. */
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].data.id, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->frames[0].data.offset, 0ULL);
+}
+
+static void outqueue_reset_stream_purges_its_data(struct kunit *test)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_RESET_STREAM };
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	/* Arrange: 100 bytes in packet 0, 100 more waiting. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + 100, 100, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_wmem(&e->outq), 200ULL);
+
+	/* Act: the application resets the stream (Final Size 100). */
+	KUNIT_ASSERT_EQ(test, quic_stream_send_reset(s, 7), 0);
+	quic_outq_stream_purge(&e->outq, s);
+	f.reset.id = 0;
+	f.reset.errcode = 7;
+	f.reset.final_size = s->send.bytes;
+	KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL), 0);
+
+	/* Assert: RFC 9000 Section 13.3, no STREAM frame is needed any more:
+	 * the bytes are released and the next packet holds the RESET_STREAM
+	 * alone; its acknowledgment moves the stream to Reset Recvd (3.1).
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 0ULL);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_RESET_STREAM);
+	KUNIT_EXPECT_EQ(test, e->frames[0].reset.final_size, 100ULL);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 1, OQ_T0 + 2000), 0);
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_RESET_RECVD);
+	KUNIT_EXPECT_EQ(test, e->nacked, 0U);
+}
+
+static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	/* Arrange: an ACK is owed in the Application space, data is queued. */
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
+	app->need_sack = 1;
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 50, false,
+						      GFP_KERNEL), 0);
+
+	/* Act: a 0-RTT packet. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_EARLY, OQ_ROOM, OQ_T0), 0U);
+
+	/* Assert: RFC 9000 Table 3, no ACK in 0-RTT; the packet number comes
+	 * from the shared Application space (RFC 9002 Section 4.1). The ACK
+	 * goes in the next 1-RTT packet.
+	 */
+	oq_expect_stream(test, e, 0, 0, 50);
+	KUNIT_EXPECT_EQ(test, e->tx.pn, 0LL);
+	KUNIT_EXPECT_TRUE(test, app->need_sack);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 1), 0U);
+	KUNIT_EXPECT_EQ(test, e->tx.pn, 1LL);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
+}
+
+static struct kunit_case outqueue_cases[] = {
+	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
+	KUNIT_CASE(outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting),
+	KUNIT_CASE(outqueue_packet_threshold_loss_requeues_same_stream_bytes),
+	KUNIT_CASE(outqueue_time_threshold_loss_sets_and_fires_loss_time),
+	KUNIT_CASE(outqueue_pto_backs_off_and_probes_with_new_data),
+	KUNIT_CASE(outqueue_pto_probe_retransmits_oldest_despite_full_window),
+	KUNIT_CASE(outqueue_pto_probe_is_ping_when_nothing_to_send),
+	KUNIT_CASE(outqueue_pto_not_armed_with_nothing_in_flight),
+	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
+	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
+	KUNIT_CASE(outqueue_persistent_congestion_collapses_window),
+	KUNIT_CASE(outqueue_loss_period_broken_by_ack_is_not_persistent),
+	KUNIT_CASE(outqueue_discard_initial_removes_bytes_without_loss),
+	KUNIT_CASE(outqueue_stream_data_split_across_packets_respects_room),
+	KUNIT_CASE(outqueue_max_data_blocks_and_queues_one_data_blocked),
+	KUNIT_CASE(outqueue_max_data_raise_unblocks),
+	KUNIT_CASE(outqueue_stream_limit_queues_stream_data_blocked),
+	KUNIT_CASE(outqueue_cwnd_blocks_eliciting_data_but_not_ack_only),
+	KUNIT_CASE(outqueue_fin_acked_moves_stream_to_data_recvd),
+	KUNIT_CASE(outqueue_datagram_never_retransmitted),
+	KUNIT_CASE(outqueue_ack_frame_goes_first_when_owed),
+	KUNIT_CASE(outqueue_lost_max_data_resent_with_current_value),
+	KUNIT_CASE(outqueue_streams_share_packets_round_robin),
+	KUNIT_CASE(outqueue_reset_stream_purges_its_data),
+	KUNIT_CASE(outqueue_early_data_packet_has_no_ack),
+	{}
+};
+
+static struct kunit_suite outqueue_suite = {
+	.name = "quic_outqueue",
+	.test_cases = outqueue_cases,
+};
+
+kunit_test_suite(outqueue_suite);
