@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * QUIC transport parameter codec: struct quic_params to and from the
- * (ID, Length, Value) list of RFC 9000 Section 18.
+ * QUIC transport parameters: struct quic_params to and from the
+ * (ID, Length, Value) list of RFC 9000 Section 18, and every rule on them.
  *
- * Range rules shared with the socket option are checked by
- * quic_param_validate() (socket.c); this file adds the rules that only
- * exist on the wire: value lengths, duplicates, server-only parameters,
+ * quic_param_validate() holds the range rules that the socket option
+ * (QUIC_SOCKOPT_TRANSPORT_PARAM, socket.c) shares with the decoder. The
+ * decoder adds the rules that only exist on the wire: value lengths,
+ * duplicates, server-only parameters, the parameters that must be present,
  * stream counts up to 2^60 and the formats of the connection IDs,
- * preferred_address and version_information.
+ * preferred_address and version_information. quic_param_cid_auth() checks
+ * the decoded connection IDs against those of the handshake packets.
  */
 
 #include <linux/minmax.h>
@@ -15,7 +17,6 @@
 
 #include "family.h"
 #include "param.h"
-#include "socket.h"
 
 /* RFC 9000 Section 18.2 defaults of parameters that are not 0. */
 #define QUIC_PARAM_DEF_ACK_DELAY_EXPONENT	QUIC_DEF_ACK_DELAY_EXPONENT
@@ -27,6 +28,47 @@
 
 /* Largest millisecond count whose microsecond value fits in a u32. */
 #define QUIC_PARAM_MAX_MSECS		(U32_MAX / USEC_PER_MSEC)
+
+static bool quic_param_is_bool(u8 v)
+{
+	return v <= 1;
+}
+
+/**
+ * quic_param_validate - check transport parameters against RFC 9000 18.2
+ * @p: parameters from userspace (QUIC_SOCKOPT_TRANSPORT_PARAM) or decoded
+ *	from the peer
+ *
+ * Return: 0, or -EINVAL for a value the RFC forbids: ack_delay_exponent
+ * above 20, max_ack_delay of 2^14 ms or more, active_connection_id_limit
+ * below 2, max_udp_payload_size outside 1200..65527, flow control limits
+ * above 2^62 - 1, flags other than 0/1, or non-zero reserved bytes.
+ */
+int quic_param_validate(const struct quic_transport_param *p)
+{
+	if (!quic_param_is_bool(p->remote) || !quic_param_is_bool(p->disable_active_migration) ||
+	    !quic_param_is_bool(p->grease_quic_bit) || !quic_param_is_bool(p->stateless_reset) ||
+	    !quic_param_is_bool(p->disable_1rtt_encryption) ||
+	    !quic_param_is_bool(p->disable_compatible_version))
+		return -EINVAL;
+	if (p->ack_delay_exponent > QUIC_MAX_ACK_DELAY_EXPONENT)
+		return -EINVAL;
+	if (p->max_ack_delay >= QUIC_MAX_ACK_DELAY)
+		return -EINVAL;
+	if (p->active_connection_id_limit < QUIC_DEF_ACTIVE_CONN_ID_LIMIT)
+		return -EINVAL;
+	if (p->max_udp_payload_size < QUIC_MIN_UDP_PAYLOAD ||
+	    p->max_udp_payload_size > QUIC_MAX_UDP_PAYLOAD)
+		return -EINVAL;
+	if (p->max_data > QUIC_VARINT_MAX || p->max_stream_data_bidi_local > QUIC_VARINT_MAX ||
+	    p->max_stream_data_bidi_remote > QUIC_VARINT_MAX ||
+	    p->max_stream_data_uni > QUIC_VARINT_MAX)
+		return -EINVAL;
+	if (p->reserved)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_validate);
 
 /* Duplicate detection: one bit per known ID. */
 static int quic_param_bit(u64 id)
@@ -159,10 +201,24 @@ static int quic_param_get_pref_addr(struct sock *sk, const u8 *v, u32 vlen,
 	return 0;
 }
 
+/* QUIC_PARAM_VERSION_* bit of a version we implement, 0 for any other. */
+static u32 quic_param_version_bit(u32 version)
+{
+	switch (version) {
+	case QUIC_VERSION_V1:
+		return QUIC_PARAM_VERSION_V1;
+	case QUIC_VERSION_V2:
+		return QUIC_PARAM_VERSION_V2;
+	default:
+		return 0;
+	}
+}
+
 /*
  * RFC 9368 Section 4: a length that is not a positive multiple of 4, a
- * zero version, or (at a server) a Chosen Version missing from the
- * Available Versions is a parsing failure.
+ * zero version anywhere, or (at a server) a Chosen Version missing from
+ * the Available Versions is a parsing failure. The whole list is walked;
+ * its length is bounded by the parameter's, so by the extension's.
  */
 static int quic_param_get_version_info(bool is_serv, const u8 *v, u32 vlen,
 				       struct quic_param_version_info *vi)
@@ -177,17 +233,46 @@ static int quic_param_get_version_info(bool is_serv, const u8 *v, u32 vlen,
 		return -EINVAL;
 	vi->chosen = ver;
 	vi->count = 0;
+	vi->total = 0;
+	vi->supported = 0;
 	while (vlen) {
 		quic_get_int(&v, &vlen, &ver, QUIC_PARAM_VERSION_LEN);
 		if (!ver)
 			return -EINVAL;
 		if (ver == vi->chosen)
 			listed = true;
+		vi->supported |= quic_param_version_bit(ver);
 		if (vi->count < QUIC_PARAM_MAX_VERSIONS)
 			vi->available[vi->count++] = ver;
+		vi->total++;
 	}
 	return is_serv && !listed ? -EINVAL : 0;
 }
+
+/**
+ * quic_param_version_listed - is a version among the Available Versions
+ * @vi: version_information, decoded from the peer or filled in by us
+ * @version: the version asked about
+ *
+ * A peer's list is known whole for the versions we implement
+ * (QUIC_VERSION_V1, QUIC_VERSION_V2) and for its first
+ * %QUIC_PARAM_MAX_VERSIONS entries. That is all compatible version
+ * negotiation needs: a server only selects, and a client only checks the
+ * server's list for, versions it implements (RFC 9368 Sections 2.3 and 4).
+ * An unimplemented version past those entries reads as not listed.
+ *
+ * Return: true if @version is listed.
+ */
+bool quic_param_version_listed(const struct quic_param_version_info *vi, u32 version)
+{
+	u32 i;
+
+	for (i = 0; i < min_t(u32, vi->count, QUIC_PARAM_MAX_VERSIONS); i++)
+		if (vi->available[i] == version)
+			return true;
+	return !!(vi->supported & quic_param_version_bit(version));
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_version_listed);
 
 static int quic_param_get_one(struct sock *sk, bool is_serv, u64 id, const u8 **pp, u32 *plen,
 			      struct quic_params *params)
@@ -273,7 +358,12 @@ static int quic_param_get_one(struct sock *sk, bool is_serv, u64 id, const u8 **
  * Parameters of unknown ID, the reserved 31 * N + 27 ones included, are
  * skipped (RFC 9000 Sections 7.4.2 and 18.1). Everything else must be
  * well formed, appear at most once, be allowed for the sender's role and
- * pass quic_param_validate().
+ * pass quic_param_validate(). RFC 9000 Sections 7.3 and 18.2 also make
+ * these a TRANSPORT_PARAMETER_ERROR: initial_source_connection_id absent
+ * (from either role); from a server, original_destination_connection_id
+ * absent, or a preferred_address while its initial_source_connection_id
+ * (the connection ID it chose) is empty. Whether retry_source_connection_id
+ * belongs depends on the handshake: quic_param_cid_auth() checks it.
  *
  * Return: 0, or -EINVAL: close the connection with
  * TRANSPORT_PARAMETER_ERROR.
@@ -306,9 +396,70 @@ int quic_param_decode(struct sock *sk, bool is_serv, const u8 *data, u32 len,
 		if (quic_param_get_one(sk, is_serv, id, &data, &len, params))
 			return -EINVAL;
 	}
+	if (!(params->present & QUIC_PARAM_HAS_INIT_SCID))
+		return -EINVAL;
+	if (!is_serv) {
+		if (!(params->present & QUIC_PARAM_HAS_ORIG_DCID))
+			return -EINVAL;
+		/* "A server that chooses a zero-length connection ID MUST NOT
+		 * provide a preferred address" (RFC 9000 Section 18.2).
+		 */
+		if ((params->present & QUIC_PARAM_HAS_PREF_ADDR) && !params->init_scid.len)
+			return -EINVAL;
+	}
 	return quic_param_validate(&params->tp) ? -EINVAL : 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_decode);
+
+static bool quic_param_cid_matches(const struct quic_params *peer, u32 bit,
+				   const struct quic_conn_id *param,
+				   const struct quic_conn_id *seen)
+{
+	return (peer->present & bit) && seen && quic_conn_id_equal(param, seen);
+}
+
+/**
+ * quic_param_cid_auth - authenticate the handshake's connection IDs
+ * @peer: the peer's parameters, from quic_param_decode()
+ * @is_serv: the local endpoint is the server
+ * @seen: the connection IDs the handshake packets carried
+ *
+ * RFC 9000 Section 7.3: the peer's initial_source_connection_id must equal
+ * the Source Connection ID of its first Initial packet (@seen->peer_scid).
+ * At a client, the server's original_destination_connection_id must equal
+ * the Destination Connection ID of the client's first Initial
+ * (@seen->odcid), and retry_source_connection_id must be present and equal
+ * the Retry's Source Connection ID after a Retry (@seen->retry_scid), and
+ * absent without one. At a server, a client sent none of the server-only
+ * connection IDs (RFC 9000 Section 18.2). Absence of a parameter counts
+ * as a mismatch, and so does a NULL @seen->peer_scid or (at a client)
+ * @seen->odcid. Pure: no socket state is read or changed.
+ *
+ * Return: 0, or -EINVAL: close the connection with
+ * TRANSPORT_PARAMETER_ERROR (the error RFC 9000 Section 7.3 allows for
+ * every case here; PROTOCOL_VIOLATION is not used).
+ */
+int quic_param_cid_auth(const struct quic_params *peer, bool is_serv,
+			const struct quic_param_cids *seen)
+{
+	if (!quic_param_cid_matches(peer, QUIC_PARAM_HAS_INIT_SCID, &peer->init_scid,
+				    seen->peer_scid))
+		return -EINVAL;
+	if (is_serv)
+		return peer->present & (QUIC_PARAM_HAS_ORIG_DCID | QUIC_PARAM_HAS_RETRY_SCID) ?
+		       -EINVAL : 0;
+
+	if (!quic_param_cid_matches(peer, QUIC_PARAM_HAS_ORIG_DCID, &peer->orig_dcid,
+				    seen->odcid))
+		return -EINVAL;
+	if (!seen->retry_scid)
+		return peer->present & QUIC_PARAM_HAS_RETRY_SCID ? -EINVAL : 0;
+	if (!quic_param_cid_matches(peer, QUIC_PARAM_HAS_RETRY_SCID, &peer->retry_scid,
+				    seen->retry_scid))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_cid_auth);
 
 /* Output cursor of the encoder; the first error sticks. */
 struct quic_param_out {
@@ -419,8 +570,10 @@ static void quic_param_put_version_info(struct quic_param_out *o,
  * rounded up to whole milliseconds (so a non-zero timeout stays non-zero),
  * max_ack_delay rounded down.
  *
- * Return: 0, -EINVAL for parameters that quic_param_validate() refuses or
- * that @is_serv does not allow, -ENOSPC when the output is too short. The
+ * Return: 0, -EINVAL for parameters that quic_param_validate() refuses,
+ * that @is_serv does not allow, or a server's preferred_address next to an
+ * empty initial_source_connection_id (RFC 9000 Section 18.2), -ENOSPC when
+ * the output is too short. The
  * cursor is unchanged on failure (the bytes at it may have been written).
  */
 int quic_param_encode(struct sock *sk, bool is_serv, const struct quic_params *params,
@@ -435,6 +588,9 @@ int quic_param_encode(struct sock *sk, bool is_serv, const struct quic_params *p
 	if (!is_serv && (tp->stateless_reset || (present & (QUIC_PARAM_HAS_ORIG_DCID |
 							    QUIC_PARAM_HAS_RETRY_SCID |
 							    QUIC_PARAM_HAS_PREF_ADDR))))
+		return -EINVAL;
+	if ((present & QUIC_PARAM_HAS_PREF_ADDR) && (present & QUIC_PARAM_HAS_INIT_SCID) &&
+	    !params->init_scid.len)
 		return -EINVAL;
 
 	quic_param_put_cid(&o, QUIC_TRANSPORT_PARAM_ORIGINAL_DESTINATION_CONNECTION_ID,

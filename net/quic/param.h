@@ -11,9 +11,17 @@
  * the wire) and the connection IDs, stateless reset token, preferred
  * address and version information next to it.
  *
- * Every failure of quic_param_decode() is a parameter list the peer must
- * not send, to be answered with TRANSPORT_PARAMETER_ERROR (RFC 9000
- * Section 7.4): it returns -EINVAL for all of them.
+ * This component owns every rule on transport parameters: the ranges of
+ * RFC 9000 Section 18.2 that the socket option shares
+ * (quic_param_validate()), the wire format, the role and presence rules,
+ * version_information (RFC 9368 Sections 3 and 4) and the connection ID
+ * authentication of RFC 9000 Section 7.3 (quic_param_cid_auth()).
+ *
+ * Error convention: every check of the peer's parameters here returns
+ * -EINVAL and only -EINVAL, and -EINVAL from them always means "close the
+ * connection with TRANSPORT_PARAMETER_ERROR" (0x08). These errnos are not
+ * frame decoder errnos: quic_frame_transport_error() maps -EINVAL to
+ * INTERNAL_ERROR and must not be used on them.
  */
 
 #ifndef __net_quic_param_h__
@@ -53,8 +61,12 @@ enum quic_transport_param_id {
 	QUIC_TRANSPORT_PARAM_DISABLE_1RTT_ENCRYPTION			= 0xbaad,
 };
 
-/* Versions of a version_information parameter that are kept. */
+/* Available Versions of a version_information parameter kept verbatim. */
 #define QUIC_PARAM_MAX_VERSIONS		8
+
+/* Bits of &quic_param_version_info.supported: the versions we implement. */
+#define QUIC_PARAM_VERSION_V1		BIT(0)	/* QUIC_VERSION_V1, RFC 9000 */
+#define QUIC_PARAM_VERSION_V2		BIT(1)	/* QUIC_VERSION_V2, RFC 9369 */
 
 /* Which of the optional parameters of struct quic_params are present. */
 #define QUIC_PARAM_HAS_ORIG_DCID	BIT(0)	/* original_destination_connection_id */
@@ -79,14 +91,40 @@ struct quic_param_pref_addr {
 /**
  * struct quic_param_version_info - version_information (RFC 9368 Section 3)
  * @chosen: Chosen Version
- * @count: number of entries in @available
- * @available: Available Versions; a longer list is checked whole but only
- *	its first %QUIC_PARAM_MAX_VERSIONS entries are kept
+ * @count: number of entries in @available (what the encoder writes)
+ * @available: Available Versions, in the order received. A peer's list may
+ *	be longer: it is validated whole, its first %QUIC_PARAM_MAX_VERSIONS
+ *	entries are kept here and @total and @supported describe the rest.
+ * @total: number of Available Versions the peer sent (decoder only)
+ * @supported: QUIC_PARAM_VERSION_* bits of the versions we implement that
+ *	appear anywhere in the peer's list (decoder only)
+ *
+ * Compatible version negotiation (RFC 9368 Section 2.3) and downgrade
+ * prevention (Section 4) only ask whether a version we implement is among
+ * the peer's Available Versions: quic_param_version_listed() answers that
+ * for a list of any length.
  */
 struct quic_param_version_info {
 	u32 chosen;
 	u32 count;
 	u32 available[QUIC_PARAM_MAX_VERSIONS];
+	u32 total;
+	u32 supported;
+};
+
+/**
+ * struct quic_param_cids - connection IDs seen in the handshake packets
+ * @odcid: at a client, the Destination Connection ID of the first Initial
+ *	it sent; not used at a server
+ * @peer_scid: the Source Connection ID of the peer's first Initial packet
+ *	(at a client: of the server's first Initial or Handshake packet)
+ * @retry_scid: at a client, the Source Connection ID of the Retry packet
+ *	it processed, NULL when there was none; not used at a server
+ */
+struct quic_param_cids {
+	const struct quic_conn_id *odcid;
+	const struct quic_conn_id *peer_scid;
+	const struct quic_conn_id *retry_scid;
 };
 
 /**
@@ -115,10 +153,14 @@ struct quic_params {
 
 struct sock;
 
+int quic_param_validate(const struct quic_transport_param *p);
 void quic_param_init(struct quic_params *params);
 int quic_param_encode(struct sock *sk, bool is_serv, const struct quic_params *params,
 		      u8 **pp, u32 *plen);
 int quic_param_decode(struct sock *sk, bool is_serv, const u8 *data, u32 len,
 		      struct quic_params *params);
+bool quic_param_version_listed(const struct quic_param_version_info *vi, u32 version);
+int quic_param_cid_auth(const struct quic_params *peer, bool is_serv,
+			const struct quic_param_cids *seen);
 
 #endif /* __net_quic_param_h__ */

@@ -28,6 +28,7 @@
 #include <net/udp_tunnel.h>
 
 #include "family.h"
+#include "param.h"
 #include "path.h"
 
 /* Workqueue closing released tunnels; created with the first tunnel. */
@@ -478,27 +479,28 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_set_param);
 /**
  * quic_path_check_server_cids - client check of the server's CID parameters
  * @paths: the client's path group (orig_dcid, and retry_dcid after a Retry)
- * @odcid: the server's original_destination_connection_id, NULL if absent
- * @rscid: the server's retry_source_connection_id, NULL if absent
+ * @peer: the server's transport parameters, from quic_param_decode()
+ * @scid: the Source CID of the server's first Initial or Handshake packet
  *
- * RFC 9000 Section 7.3: original_destination_connection_id must be present
- * and equal the Destination CID of our first Initial; after a Retry,
- * retry_source_connection_id must be present and equal the Retry's Source
- * CID, and without one it must be absent.
+ * RFC 9000 Section 7.3, with the connection IDs this group recorded: the
+ * rules are quic_param_cid_auth()'s (original_destination_connection_id
+ * equal to our first Destination CID, retry_source_connection_id present
+ * and equal to the Retry's Source CID exactly when there was a Retry,
+ * initial_source_connection_id equal to @scid).
  *
- * Return: 0, or -EPROTO (a TRANSPORT_PARAMETER_ERROR).
+ * Return: 0, or -EINVAL (a TRANSPORT_PARAMETER_ERROR).
  */
 int quic_path_check_server_cids(const struct quic_path_group *paths,
-				const struct quic_conn_id *odcid,
-				const struct quic_conn_id *rscid)
+				const struct quic_params *peer,
+				const struct quic_conn_id *scid)
 {
-	if (!odcid || !quic_conn_id_equal(odcid, &paths->orig_dcid))
-		return -EPROTO;
-	if (!paths->retry)
-		return rscid ? -EPROTO : 0;
-	if (!rscid || !quic_conn_id_equal(rscid, &paths->retry_dcid))
-		return -EPROTO;
-	return 0;
+	struct quic_param_cids seen = {
+		.odcid = &paths->orig_dcid,
+		.peer_scid = scid,
+		.retry_scid = paths->retry ? &paths->retry_dcid : NULL,
+	};
+
+	return quic_param_cid_auth(peer, false, &seen);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_check_server_cids);
 

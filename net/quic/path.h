@@ -21,6 +21,7 @@
 #include "common.h"
 #include "pmtu.h"
 
+struct quic_params;
 struct quic_transport_param;
 
 /* RFC 9000 Section 19.17: the Data field of PATH_CHALLENGE is 64 bits. */
@@ -234,8 +235,8 @@ int quic_path_detect_alt(struct quic_path_group *paths, const union quic_addr *s
 void quic_path_get_param(const struct quic_path_group *paths, struct quic_transport_param *p);
 void quic_path_set_param(struct quic_path_group *paths, const struct quic_transport_param *p);
 int quic_path_check_server_cids(const struct quic_path_group *paths,
-				const struct quic_conn_id *odcid,
-				const struct quic_conn_id *rscid);
+				const struct quic_params *peer,
+				const struct quic_conn_id *scid);
 
 const u8 *quic_path_challenge_new(struct quic_path_group *paths);
 bool quic_path_challenge_match(const struct quic_path_group *paths, const u8 *data);

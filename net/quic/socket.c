@@ -15,6 +15,7 @@
 #include <net/transp_v6.h>
 #include <uapi/linux/tls.h>
 
+#include "param.h"
 #include "socket.h"
 
 static DEFINE_PER_CPU(int, quic_memory_per_cpu_fw_alloc);
@@ -93,41 +94,6 @@ static bool quic_is_bool(u8 v)
 {
 	return v <= 1;
 }
-
-/**
- * quic_param_validate - check transport parameters against RFC 9000 18.2
- * @p: parameters from userspace (or decoded from the peer)
- *
- * Return: 0, or -EINVAL for a value the RFC forbids: ack_delay_exponent
- * above 20, max_ack_delay of 2^14 ms or more, active_connection_id_limit
- * below 2, max_udp_payload_size outside 1200..65527, flow control limits
- * above 2^62 - 1, flags other than 0/1, or non-zero reserved bytes.
- */
-int quic_param_validate(const struct quic_transport_param *p)
-{
-	if (!quic_is_bool(p->remote) || !quic_is_bool(p->disable_active_migration) ||
-	    !quic_is_bool(p->grease_quic_bit) || !quic_is_bool(p->stateless_reset) ||
-	    !quic_is_bool(p->disable_1rtt_encryption) ||
-	    !quic_is_bool(p->disable_compatible_version))
-		return -EINVAL;
-	if (p->ack_delay_exponent > QUIC_MAX_ACK_DELAY_EXPONENT)
-		return -EINVAL;
-	if (p->max_ack_delay >= QUIC_MAX_ACK_DELAY)
-		return -EINVAL;
-	if (p->active_connection_id_limit < QUIC_DEF_ACTIVE_CONN_ID_LIMIT)
-		return -EINVAL;
-	if (p->max_udp_payload_size < QUIC_MIN_UDP_PAYLOAD ||
-	    p->max_udp_payload_size > QUIC_MAX_UDP_PAYLOAD)
-		return -EINVAL;
-	if (p->max_data > QUIC_VARINT_MAX || p->max_stream_data_bidi_local > QUIC_VARINT_MAX ||
-	    p->max_stream_data_bidi_remote > QUIC_VARINT_MAX ||
-	    p->max_stream_data_uni > QUIC_VARINT_MAX)
-		return -EINVAL;
-	if (p->reserved)
-		return -EINVAL;
-	return 0;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_param_validate);
 
 /**
  * quic_config_validate - check a socket configuration from userspace

@@ -156,7 +156,6 @@ static inline bool quic_is_closed(const struct sock *sk)
 
 void quic_set_state(struct sock *sk, int state);
 
-int quic_param_validate(const struct quic_transport_param *p);
 int quic_config_validate(const struct quic_config *c);
 
 #endif /* __net_quic_socket_h__ */

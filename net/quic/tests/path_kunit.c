@@ -30,6 +30,7 @@
 #include <net/sock.h>
 
 #include "../family.h"
+#include "../param.h"
 #include "../path.h"
 #include "util.h"
 
@@ -959,37 +960,69 @@ static void path_param_maps_disable_active_migration(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.disable_active_migration, 1);
 }
 
+/* The server's connection ID parameters: S3 always, @odcid and @rscid if set. */
+static void path_server_params(struct quic_params *p, const struct quic_conn_id *s3,
+			       const struct quic_conn_id *odcid, const struct quic_conn_id *rscid)
+{
+	quic_param_init(p);
+	p->present = QUIC_PARAM_HAS_INIT_SCID;
+	p->init_scid = *s3;
+	if (odcid) {
+		p->present |= QUIC_PARAM_HAS_ORIG_DCID;
+		p->orig_dcid = *odcid;
+	}
+	if (rscid) {
+		p->present |= QUIC_PARAM_HAS_RETRY_SCID;
+		p->retry_scid = *rscid;
+	}
+}
+
 /*
  * RFC 9000 Section 7.3, Figures 7 and 8: S1 is the client's first
- * Destination CID and S2 the Retry's Source CID. The values are those of
- * RFC 9001 Appendix A (client DCID 0x8394c8f03e515708) and A.4 (Retry
- * Source CID 0xf067a5502a4262b5).
+ * Destination CID, S2 the Retry's Source CID and S3 the Source CID of the
+ * server's Initial. S1 and S2 are those of RFC 9001 Appendix A (client
+ * DCID 0x8394c8f03e515708) and A.4 (Retry Source CID 0xf067a5502a4262b5);
+ * S3 is made up. The rules are quic_param_cid_auth()'s (quic_param suite);
+ * this checks that the group supplies the right connection IDs.
  */
 static void path_server_cids_checked_per_rfc9000_7_3(struct kunit *test)
 {
 	static const u8 s1[] = { 0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08 };
 	static const u8 s2[] = { 0xf0, 0x67, 0xa5, 0x50, 0x2a, 0x42, 0x62, 0xb5 };
+	static const u8 s3[] = { 0x53, 0x33 };
 	struct quic_path_group *paths = path_bare_group(test, false);
-	struct quic_conn_id id1, id2;
+	struct quic_params *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct quic_conn_id id1, id2, id3;
 
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	KUNIT_ASSERT_EQ(test, quic_conn_id_set(&id1, s1, sizeof(s1)), 0);
 	KUNIT_ASSERT_EQ(test, quic_conn_id_set(&id2, s2, sizeof(s2)), 0);
+	KUNIT_ASSERT_EQ(test, quic_conn_id_set(&id3, s3, sizeof(s3)), 0);
 	quic_path_set_orig_dcid(paths, &id1);
 	KUNIT_EXPECT_PTR_EQ(test, quic_path_orig_dcid(paths), &paths->orig_dcid);
 
 	/* No Retry: original_destination_connection_id = S1, no retry_source_cid. */
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id1, NULL), 0);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, NULL, NULL), -EPROTO);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id2, NULL), -EPROTO);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id1, &id2), -EPROTO);
+	path_server_params(p, &id3, &id1, NULL);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), 0);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id1), -EINVAL);
+	path_server_params(p, &id3, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
+	path_server_params(p, &id3, &id2, NULL);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
+	path_server_params(p, &id3, &id1, &id2);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
 
 	/* With a Retry: S1 still, and retry_source_connection_id = S2. */
 	quic_path_set_retry_dcid(paths, &id2);
 	KUNIT_EXPECT_PTR_EQ(test, quic_path_orig_dcid(paths), &paths->retry_dcid);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id1, &id2), 0);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id1, NULL), -EPROTO);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id1, &id1), -EPROTO);
-	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, &id2, &id2), -EPROTO);
+	path_server_params(p, &id3, &id1, &id2);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), 0);
+	path_server_params(p, &id3, &id1, NULL);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
+	path_server_params(p, &id3, &id1, &id1);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
+	path_server_params(p, &id3, &id2, &id2);
+	KUNIT_EXPECT_EQ(test, quic_path_check_server_cids(paths, p, &id3), -EINVAL);
 }
 
 /* RFC 9000 Section 18.2: IPv4 address, IPv4 port, IPv6 address, IPv6 port. */
