@@ -337,8 +337,10 @@ static struct crypto_aead *quic_crypto_aead_alloc(const struct quic_cipher *ciph
 	struct crypto_aead *tfm;
 	int err;
 
-	/* No mask: an asynchronous implementation may be chosen (docs/crypto.md). */
-	tfm = crypto_alloc_aead(cipher->aead, 0, 0);
+	/* Packets are protected in softirq, where crypto_wait_req() must not
+	 * sleep: only synchronous implementations (docs/crypto.md).
+	 */
+	tfm = crypto_alloc_aead(cipher->aead, 0, CRYPTO_ALG_ASYNC);
 	if (IS_ERR(tfm))
 		return tfm;
 	err = crypto_aead_setauthsize(tfm, QUIC_TAG_LEN);
@@ -357,7 +359,7 @@ static struct crypto_skcipher *quic_crypto_hp_alloc(const struct quic_cipher *ci
 	struct crypto_skcipher *tfm;
 	int err;
 
-	tfm = crypto_alloc_skcipher(cipher->hp, 0, 0);
+	tfm = crypto_alloc_skcipher(cipher->hp, 0, CRYPTO_ALG_ASYNC);
 	if (IS_ERR(tfm))
 		return tfm;
 	err = crypto_skcipher_setkey(tfm, key, cipher->keylen);
