@@ -15,8 +15,12 @@
 #include <net/transp_v6.h>
 #include <uapi/linux/tls.h>
 
+#include "connection.h"
 #include "param.h"
+#include "receive.h"
 #include "socket.h"
+#include "sockmsg.h"
+#include "transmit.h"
 
 static DEFINE_PER_CPU(int, quic_memory_per_cpu_fw_alloc);
 static unsigned long quic_memory_pressure;
@@ -206,9 +210,6 @@ static int quic_init_sock(struct sock *sk)
 	quic_cong_init(&qs->cong);
 	quic_param_init_local(&qs->local_param);
 	quic_param_init_remote(&qs->remote_param);
-	/* Receive and expiry handlers arrive with the data path. */
-	quic_path_group_init(&qs->paths, NULL, false);
-	quic_timer_init(sk, &qs->timers, NULL);
 
 	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
 	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(sysctl_quic_rmem[1]));
@@ -217,13 +218,14 @@ static int quic_init_sock(struct sock *sk)
 	sk_sockets_allocated_inc(sk);
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	local_bh_enable();
-	return 0;
+
+	/* On failure the caller releases the socket, destroy included. */
+	return quic_conn_init(sk);
 }
 
 static void quic_destroy_sock(struct sock *sk)
 {
-	quic_path_free(sk, quic_paths(sk), 0);
-	quic_path_free(sk, quic_paths(sk), 1);
+	quic_conn_free(sk);
 	quic_data_free(quic_alpn(sk));
 	quic_data_free(quic_token(sk));
 	quic_data_free(quic_ticket(sk));
@@ -234,45 +236,12 @@ static void quic_destroy_sock(struct sock *sk)
 	local_bh_enable();
 }
 
-static int quic_bind(struct sock *sk, struct sockaddr *addr, int addr_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int quic_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int quic_hash(struct sock *sk)
-{
-	return 0;
-}
-
-static void quic_unhash(struct sock *sk)
-{
-}
-
-static int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t msg_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
-			int *addr_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static struct sock *quic_accept(struct sock *sk, struct proto_accept_arg *arg)
-{
-	arg->err = -EOPNOTSUPP;
-	return NULL;
-}
-
 static void quic_close(struct sock *sk, long timeout)
 {
 	lock_sock(sk);
+	/* RFC 9000 Section 10.2: an immediate close tells the peer. */
+	if (quic_is_establishing(sk) || quic_is_established(sk))
+		quic_xmit_close(sk, QUIC_TRANSPORT_ERROR_NONE, 0, false);
 	quic_timer_stop_all(quic_timers(sk));
 	quic_set_state(sk, QUIC_SS_CLOSED);
 	release_sock(sk);
@@ -306,8 +275,6 @@ static int quic_sockopt_unhandled(int optname)
 	case QUIC_SOCKOPT_CONNECTION_CLOSE:
 	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
 	case QUIC_SOCKOPT_KEY_UPDATE:
-	case QUIC_SOCKOPT_CRYPTO_SECRET:
-	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
 		return -EOPNOTSUPP;
 	default:
 		return -ENOPROTOOPT;
@@ -416,6 +383,35 @@ static int quic_sock_set_alpn(struct sock *sk, sockptr_t optval, unsigned int op
 	return err;
 }
 
+static int quic_sock_set_secret(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_crypto_secret srt;
+	int err;
+
+	if (optlen != sizeof(srt))
+		return -EINVAL;
+	if (copy_from_sockptr(&srt, optval, sizeof(srt)))
+		return -EFAULT;
+	err = quic_conn_set_secret(sk, &srt);
+	memzero_explicit(&srt, sizeof(srt));
+	return err;
+}
+
+static int quic_sock_set_param_ext(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	u8 *data;
+	int err;
+
+	if (!optlen || optlen > QUIC_PARAM_EXT_MAX_LEN)
+		return -EINVAL;
+	data = memdup_sockptr(optval, optlen);
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	err = quic_conn_set_param_ext(sk, data, optlen);
+	kfree(data);
+	return err;
+}
+
 static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 			      unsigned int optlen)
 {
@@ -443,6 +439,12 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		break;
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_set_alpn(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_CRYPTO_SECRET:
+		err = quic_sock_set_secret(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
+		err = quic_sock_set_param_ext(sk, optval, optlen);
 		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
@@ -539,6 +541,23 @@ static int quic_sock_get_alpn(struct sock *sk, u32 len, sockptr_t optval, sockpt
 	return err;
 }
 
+static int quic_sock_get_param_ext(struct sock *sk, u32 len, sockptr_t optval,
+				   sockptr_t optlen)
+{
+	u32 out = QUIC_PARAM_EXT_MAX_LEN;
+	u8 *buf;
+	int err;
+
+	buf = kmalloc(out, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = quic_conn_get_param_ext(sk, buf, &out);
+	if (!err)
+		err = len < out ? -EINVAL : quic_sock_put(optval, optlen, buf, out);
+	kfree(buf);
+	return err;
+}
+
 static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, sockptr_t optlen)
 {
 	int err, len;
@@ -568,6 +587,13 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		break;
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_get_alpn(sk, len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_CRYPTO_SECRET:
+		/* Secrets go into the kernel, never out of it. */
+		err = -EOPNOTSUPP;
+		break;
+	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
+		err = quic_sock_get_param_ext(sk, len, optval, optlen);
 		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
@@ -612,29 +638,9 @@ static int quic_inet_connect(struct socket *sock, struct sockaddr *addr, int add
 	return err;
 }
 
-static int quic_inet_listen(struct socket *sock, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
 static int quic_inet_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
 	return quic_get_sk_addr(sock, uaddr, peer);
-}
-
-static __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait)
-{
-	struct sock *sk = sock->sk;
-	__poll_t mask = 0;
-
-	sock_poll_wait(file, sock, wait);
-	if (READ_ONCE(sk->sk_err) || !skb_queue_empty_lockless(&sk->sk_error_queue))
-		mask |= EPOLLERR;
-	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
-		mask |= EPOLLRDHUP | EPOLLIN | EPOLLRDNORM;
-	if (READ_ONCE(sk->sk_shutdown) == SHUTDOWN_MASK)
-		mask |= EPOLLHUP;
-	return mask;
 }
 
 const struct proto_ops quic_proto_ops = {
@@ -649,7 +655,7 @@ const struct proto_ops quic_proto_ops = {
 	.poll		= quic_inet_poll,
 	.ioctl		= inet_ioctl,
 	.gettstamp	= sock_gettstamp,
-	.listen		= quic_inet_listen,
+	.listen		= quic_conn_listen,
 	.shutdown	= inet_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
@@ -670,7 +676,7 @@ const struct proto_ops quicv6_proto_ops = {
 	.poll		= quic_inet_poll,
 	.ioctl		= inet6_ioctl,
 	.gettstamp	= sock_gettstamp,
-	.listen		= quic_inet_listen,
+	.listen		= quic_conn_listen,
 	.shutdown	= inet_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
@@ -686,15 +692,16 @@ const struct proto_ops quicv6_proto_ops = {
 	.shutdown		= quic_shutdown,		\
 	.setsockopt		= quic_setsockopt,		\
 	.getsockopt		= quic_getsockopt,		\
-	.connect		= quic_connect,			\
-	.bind			= quic_bind,			\
+	.connect		= quic_conn_connect,		\
+	.bind			= quic_conn_bind,		\
 	.close			= quic_close,			\
 	.disconnect		= quic_disconnect,		\
 	.sendmsg		= quic_sendmsg,			\
 	.recvmsg		= quic_recvmsg,			\
-	.accept			= quic_accept,			\
-	.hash			= quic_hash,			\
-	.unhash			= quic_unhash,			\
+	.backlog_rcv		= quic_rcv_backlog,		\
+	.accept			= quic_conn_accept,		\
+	.hash			= quic_conn_hash,		\
+	.unhash			= quic_conn_unhash,		\
 	.release_cb		= quic_release_cb,		\
 	.no_autobind		= true,				\
 	.sysctl_mem		= sysctl_quic_mem,		\

@@ -13,9 +13,15 @@
 
 #include "common.h"
 #include "cong.h"
+#include "connid.h"
+#include "crypto.h"
 #include "family.h"
+#include "inqueue.h"
+#include "outqueue.h"
 #include "path.h"
+#include "pnspace.h"
 #include "protocol.h"
+#include "stream.h"
 #include "timer.h"
 
 extern struct proto quic_prot;
@@ -33,6 +39,8 @@ enum quic_state {
 /* Limits on what userspace may hand us through socket options. */
 #define QUIC_TOKEN_MAX_LEN		1024
 #define QUIC_TICKET_MAX_LEN		4096
+/* A quic_transport_parameters extension (QUIC_SOCKOPT_TRANSPORT_PARAM_EXT). */
+#define QUIC_PARAM_EXT_MAX_LEN		4096
 
 /* Smallest PLPMTUD probe interval accepted (microseconds); 0 disables. */
 #define QUIC_MIN_PROBE_INTERVAL		(5 * USEC_PER_SEC)
@@ -56,6 +64,24 @@ enum quic_state {
  * @paths: the active and alternate paths with their UDP tunnel sockets
  * @timers: loss, ACK, idle, path, PMTU and pacing timers
  * @cong: RTT estimator, congestion controller and pacer
+ * @crypto: packet protection keys per encryption level
+ * @space: packet number spaces (Initial, Handshake, Application)
+ * @source: connection IDs we issued (the peer's Destination IDs)
+ * @dest: connection IDs the peer issued, for our packets to it
+ * @streams: the stream table, set up by connect() or accept()
+ * @requests: listener: clients waiting for accept() (&struct quic_request)
+ * @request_count: entries in @requests
+ * @outq: what is to be sent and what is in flight
+ * @inq: what was received and waits for the application
+ * @pending: packets held until the keys of their level are installed
+ * @peer_errcode: error code of the peer's CONNECTION_CLOSE
+ * @discarded: bit per encryption level whose keys were discarded
+ * @ack_pending: ack-eliciting 1-RTT packets not acknowledged yet
+ * @ack_now: an ACK is due without delay
+ * @send_stream_id: stream of the last sendmsg() without QUIC_STREAM_INFO, or -1
+ * @peer_scid: Source Connection ID of the peer's first Initial (RFC 9000 7.3)
+ * @peer_scid_set: @peer_scid is known
+ * @remote_param_set: the peer's transport parameters were taken
  */
 struct quic_sock {
 	struct inet_sock		inet;
@@ -72,6 +98,27 @@ struct quic_sock {
 	struct quic_path_group		paths;
 	struct quic_timers		timers;
 	struct quic_cong		cong;
+
+	struct quic_crypto		crypto[QUIC_CRYPTO_MAX];
+	struct quic_pnspace		space[QUIC_PNSPACE_MAX];
+	struct quic_conn_id_set		source;
+	struct quic_conn_id_set		dest;
+	struct quic_stream_table	streams;
+
+	struct list_head		requests;
+	u32				request_count;
+
+	struct quic_outq		outq;
+	struct quic_inq			inq;
+	struct sk_buff_head		pending;
+	u64				peer_errcode;
+	u8				discarded;
+	u8				ack_pending;
+	u8				ack_now:1;
+	s64				send_stream_id;
+	struct quic_conn_id		peer_scid;
+	u8				peer_scid_set:1;
+	u8				remote_param_set:1;
 };
 
 struct quic6_sock {
@@ -117,6 +164,54 @@ static inline struct quic_timers *quic_timers(const struct sock *sk)
 static inline struct quic_cong *quic_cong(const struct sock *sk)
 {
 	return &quic_sk(sk)->cong;
+}
+
+static inline struct quic_crypto *quic_crypto(const struct sock *sk, u8 level)
+{
+	return &quic_sk(sk)->crypto[level];
+}
+
+/* The packet number space of an encryption level (0-RTT shares 1-RTT's). */
+static inline struct quic_pnspace *quic_pnspace(const struct sock *sk, u8 level)
+{
+	return &quic_sk(sk)->space[quic_pnspace_index(level)];
+}
+
+static inline struct quic_conn_id_set *quic_source(const struct sock *sk)
+{
+	return &quic_sk(sk)->source;
+}
+
+static inline struct quic_conn_id_set *quic_dest(const struct sock *sk)
+{
+	return &quic_sk(sk)->dest;
+}
+
+static inline struct quic_stream_table *quic_streams(const struct sock *sk)
+{
+	return &quic_sk(sk)->streams;
+}
+
+static inline struct quic_outq *quic_outq(const struct sock *sk)
+{
+	return &quic_sk(sk)->outq;
+}
+
+static inline struct quic_inq *quic_inq(const struct sock *sk)
+{
+	return &quic_sk(sk)->inq;
+}
+
+/* The keys of @level were discarded (RFC 9001 Section 4.9). */
+static inline bool quic_conn_level_discarded(const struct sock *sk, u8 level)
+{
+	return quic_sk(sk)->discarded & BIT(level);
+}
+
+/* The active path has a UDP tunnel: bind() or connect() ran. */
+static inline bool quic_is_bound(const struct sock *sk)
+{
+	return !!quic_sk(sk)->paths.path[0].udp_sk;
 }
 
 static inline struct quic_transport_param *quic_local_param(const struct sock *sk)

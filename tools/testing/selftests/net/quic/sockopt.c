@@ -16,9 +16,14 @@
  *   negative); a buffer smaller than the value is EINVAL, a larger one is
  *   accepted and the length written back is the value's; an unwritable value
  *   is EFAULT.
- * - options 1-7, 13 and 14 act on a connection: EOPNOTSUPP until the data
- *   path lands, whatever the length or pointer. An unknown option is
- *   ENOPROTOOPT.
+ * - options 1-7 act on a connection: EOPNOTSUPP until they land, whatever
+ *   the length or pointer. An unknown option is ENOPROTOOPT.
+ * - CRYPTO_SECRET (13) and TRANSPORT_PARAM_EXT (14) belong to the
+ *   handshake: on a socket that is not connecting, a well-formed set is
+ *   EINVAL after the length and pointer checks of a structure
+ *   (CRYPTO_SECRET) or of a byte string of 1 to 4096 bytes
+ *   (TRANSPORT_PARAM_EXT). Secrets are never read back (get is EOPNOTSUPP);
+ *   getting TRANSPORT_PARAM_EXT is EINVAL until connect().
  * The negative set length is refused by the socket layer itself (EINVAL).
  */
 
@@ -36,6 +41,8 @@ enum kind {
 	K_BYTES,	/* byte string up to a limit */
 	K_ALPN,		/* "name1,name2" list */
 	K_DATAPATH,	/* arrives with the data path */
+	K_SECRET,	/* handshake structure, write-only */
+	K_PARAM_EXT,	/* handshake byte string */
 	K_UNKNOWN,	/* not a QUIC option */
 };
 
@@ -68,9 +75,9 @@ static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_TOKEN, "TOKEN", K_BYTES, 1024 },
 	{ QUIC_SOCKOPT_ALPN, "ALPN", K_ALPN, ALPN_LONGEST },
 	{ QUIC_SOCKOPT_SESSION_TICKET, "SESSION_TICKET", K_BYTES, 4096 },
-	{ QUIC_SOCKOPT_CRYPTO_SECRET, "CRYPTO_SECRET", K_DATAPATH,
+	{ QUIC_SOCKOPT_CRYPTO_SECRET, "CRYPTO_SECRET", K_SECRET,
 	  sizeof(struct quic_crypto_secret) },
-	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, "TRANSPORT_PARAM_EXT", K_DATAPATH, 256 },
+	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, "TRANSPORT_PARAM_EXT", K_PARAM_EXT, 256 },
 	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT + 1, "unknown option 15", K_UNKNOWN, 16 },
 };
 
@@ -85,21 +92,36 @@ static const char alpn[] = "h3,hq-interop";
 static char buf[8192];
 static char *unmapped;
 
-/* What a well-formed request returns: the option works, or dispatch refuses it. */
-static const int dispatch[] = {
+/* What a request returns before the option's own checks: dispatch refuses it. */
+static const int set_dispatch[] = {
 	[K_DATAPATH] = EOPNOTSUPP,
 	[K_UNKNOWN] = ENOPROTOOPT,
 };
 
-static int dispatch_errno(const struct opt *o)
+static const int get_dispatch[] = {
+	[K_DATAPATH] = EOPNOTSUPP,
+	[K_SECRET] = EOPNOTSUPP,
+	[K_PARAM_EXT] = EINVAL,
+	[K_UNKNOWN] = ENOPROTOOPT,
+};
+
+static int dispatch_errno(const struct opt *o, bool get)
 {
-	return dispatch[o->kind];
+	return get ? get_dispatch[o->kind] : set_dispatch[o->kind];
 }
 
 /* A malformed request: the option's own check, unless dispatch refuses first. */
-static int bad_errno(const struct opt *o, int err)
+static int bad_errno(const struct opt *o, int err, bool get)
 {
-	return dispatch_errno(o) ?: err;
+	return dispatch_errno(o, get) ?: err;
+}
+
+/* A well-formed set: handshake options need a connecting socket. */
+static int set_errno(const struct opt *o)
+{
+	if (o->kind == K_SECRET || o->kind == K_PARAM_EXT)
+		return EINVAL;
+	return dispatch_errno(o, false);
 }
 
 static bool is_bytes(const struct opt *o)
@@ -147,28 +169,28 @@ static void set_cases(int fd, const struct opt *o)
 	/* Byte options: the shortest value is the empty one, which clears. */
 	valid_value(fd, o);
 	ret = setsockopt(fd, SOL_QUIC, o->name, buf, is_bytes(o) ? 0 : o->size - 1);
-	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL),
+	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL, false),
 			  "setsockopt %s short optlen", o->label);
 
 	valid_value(fd, o);
 	ret = setsockopt(fd, SOL_QUIC, o->name, buf, o->size);
-	ktap_expect_errno(ret, errno, dispatch_errno(o), "setsockopt %s exact optlen (%u)",
+	ktap_expect_errno(ret, errno, set_errno(o), "setsockopt %s exact optlen (%u)",
 			  o->label, o->size);
 
 	valid_value(fd, o);
 	ret = setsockopt(fd, SOL_QUIC, o->name, buf, o->size + 1);
-	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL), "setsockopt %s oversized optlen",
+	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL, false), "setsockopt %s oversized optlen",
 			  o->label);
 
 	ret = setsockopt(fd, SOL_QUIC, o->name, NULL, o->size);
 	ktap_expect_errno(ret, errno, EINVAL, "setsockopt %s NULL value", o->label);
 
 	ret = setsockopt(fd, SOL_QUIC, o->name, NULL, 0);
-	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL),
+	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL, false),
 			  "setsockopt %s NULL value with zero optlen", o->label);
 
 	ret = setsockopt(fd, SOL_QUIC, o->name, unmapped, o->size);
-	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "setsockopt %s unmapped value",
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT, false), "setsockopt %s unmapped value",
 			  o->label);
 
 	valid_value(fd, o);
@@ -257,7 +279,7 @@ static void get_cases(int fd, const struct opt *o)
 	get_input(o);
 	len = exact - 1;
 	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
-	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL), "getsockopt %s short optlen",
+	ktap_expect_errno(ret, errno, bad_errno(o, EINVAL, true), "getsockopt %s short optlen",
 			  o->label);
 
 	get_input(o);
@@ -269,7 +291,7 @@ static void get_cases(int fd, const struct opt *o)
 			  get_value_ok(o) ? "right" : "wrong");
 		ret = -2;
 	}
-	ktap_expect_errno(ret, err, dispatch_errno(o), "getsockopt %s exact optlen (%u)",
+	ktap_expect_errno(ret, err, dispatch_errno(o, true), "getsockopt %s exact optlen (%u)",
 			  o->label, exact);
 
 	get_input(o);
@@ -280,17 +302,17 @@ static void get_cases(int fd, const struct opt *o)
 		ktap_diag("optlen %u, expected %u", len, exact);
 		ret = -2;
 	}
-	ktap_expect_errno(ret, err, dispatch_errno(o),
+	ktap_expect_errno(ret, err, dispatch_errno(o, true),
 			  "getsockopt %s oversized optlen reports the value's length", o->label);
 
 	len = exact;
 	ret = getsockopt(fd, SOL_QUIC, o->name, NULL, &len);
-	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "getsockopt %s NULL value",
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT, true), "getsockopt %s NULL value",
 			  o->label);
 
 	len = exact;
 	ret = getsockopt(fd, SOL_QUIC, o->name, unmapped, &len);
-	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT), "getsockopt %s unmapped value",
+	ktap_expect_errno(ret, errno, bad_errno(o, EFAULT, true), "getsockopt %s unmapped value",
 			  o->label);
 
 	get_input(o);

@@ -1,0 +1,987 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC connections (RFC 9000 Section 5): bind, connect, listen and accept,
+ * the per-connection state they set up, and the socket lookups of the
+ * receive path.
+ *
+ * Socket states (enum quic_state):
+ *
+ *   CLOSED --connect()--> ESTABLISHING --handshake done--> ESTABLISHED
+ *   CLOSED --listen()---> LISTENING --accept()--> (new socket) ESTABLISHING
+ *
+ * connect() does not wait for the handshake: it picks the connection IDs,
+ * installs the Initial keys and returns; the handshake then runs over
+ * sendmsg()/recvmsg() on the socket, driven by the TLS library.
+ */
+
+#include <linux/sched/signal.h>
+#include <net/inet_common.h>
+#include <net/sock.h>
+
+#include "connection.h"
+#include "param.h"
+#include "receive.h"
+#include "socket.h"
+#include "transmit.h"
+
+static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
+{
+	/* PLPMTUD (RFC 8899) does not act on ICMP alone; hooked up later. */
+}
+
+static const struct quic_udp_ops quic_conn_udp_ops = {
+	.rcv	= quic_rcv,
+	.toobig	= quic_conn_udp_toobig,
+};
+
+/**
+ * quic_conn_init - set up the connection state of a new socket
+ * @sk: the socket, from its proto init (process context)
+ *
+ * Everything quic_conn_free() releases is made safe to release first, so a
+ * failure part way leaves a socket that can be destroyed.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int quic_conn_init(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	int i, err;
+
+	INIT_LIST_HEAD(&qs->requests);
+	quic_conn_id_set_init(&qs->source, true, sock_net(sk), sk);
+	quic_conn_id_set_init(&qs->dest, false, sock_net(sk), sk);
+	quic_path_group_init(&qs->paths, &quic_conn_udp_ops, false);
+
+	__skb_queue_head_init(&qs->pending);
+	qs->send_stream_id = -1;
+	quic_outq_init(&qs->outq, qs->space, &qs->cong, &qs->streams, false);
+	quic_inq_init(&qs->inq);
+	quic_timer_init(sk, &qs->timers, &quic_xmit_timer_ops);
+
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {
+		err = quic_pnspace_init(&qs->space[i], GFP_KERNEL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void quic_conn_request_free(struct quic_request *req);
+
+static void quic_conn_requests_purge(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	struct quic_request *req, *tmp;
+
+	list_for_each_entry_safe(req, tmp, &qs->requests, list) {
+		list_del(&req->list);
+		quic_conn_request_free(req);
+	}
+	qs->request_count = 0;
+}
+
+/**
+ * quic_conn_free - release the connection state of a socket
+ * @sk: the socket, from its proto destroy
+ */
+void quic_conn_free(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	int i;
+
+	quic_conn_requests_purge(sk);
+	__skb_queue_purge(&qs->pending);
+	quic_outq_free(&qs->outq);
+	quic_inq_free(&qs->inq);
+	quic_stream_table_free(&qs->streams);
+	quic_conn_id_set_free(&qs->source);
+	quic_conn_id_set_free(&qs->dest);
+	for (i = 0; i < QUIC_CRYPTO_MAX; i++)
+		quic_crypto_destroy(&qs->crypto[i]);
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		quic_pnspace_free(&qs->space[i]);
+	quic_path_free(sk, &qs->paths, 0);
+	quic_path_free(sk, &qs->paths, 1);
+}
+
+/* Bind the active path to @a (port 0: pick one); on failure nothing changes. */
+static int quic_conn_bind_path(struct sock *sk, const union quic_addr *a)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	int err;
+
+	quic_path_set_saddr(paths, 0, a);
+	err = quic_path_bind(sk, paths, 0);
+	if (err) {
+		memset(quic_path_saddr(paths, 0), 0, sizeof(*a));
+		return err;
+	}
+	quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
+	return 0;
+}
+
+/**
+ * quic_conn_bind - bind(): give the socket its local address and UDP tunnel
+ * @sk: the socket
+ * @addr: the address, in kernel memory
+ * @addr_len: its length
+ *
+ * Several QUIC sockets may bind the same address and port: they share one
+ * UDP tunnel socket, and received packets are told apart by connection ID.
+ * Port 0 picks a free port of the local port range.
+ *
+ * Return: 0, -EINVAL when the socket is already bound or not closed, or
+ * the address is malformed, -EAFNOSUPPORT for a family the socket cannot
+ * use, -EADDRINUSE when a UDP socket that is not ours holds the port.
+ */
+int quic_conn_bind(struct sock *sk, struct sockaddr *addr, int addr_len)
+{
+	union quic_addr a;
+	int err;
+
+	lock_sock(sk);
+	err = -EINVAL;
+	if (!quic_is_closed(sk) || quic_is_bound(sk))
+		goto out;
+	err = quic_get_user_addr(sk, &a, addr, addr_len);
+	if (err)
+		goto out;
+	err = quic_conn_bind_path(sk, &a);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/* Our first connection IDs: a random Destination Connection ID of 8 bytes
+ * for the server's Initial keys (RFC 9000 Section 7.2) and our own Source
+ * Connection ID, which enters the global table so that replies find us.
+ */
+static int quic_conn_client_ids(struct sock *sk, struct quic_conn_id *dcid)
+{
+	struct quic_conn_id scid;
+	int err;
+
+	quic_conn_id_generate(dcid, QUIC_CONN_ID_OWN_LEN);
+	quic_conn_id_generate(&scid, QUIC_CONN_ID_OWN_LEN);
+	err = quic_conn_id_add(quic_dest(sk), dcid, 0, NULL, GFP_KERNEL);
+	if (!err)
+		err = quic_conn_id_add(quic_source(sk), &scid, 0, NULL, GFP_KERNEL);
+	if (!err)
+		quic_path_set_orig_dcid(quic_paths(sk), dcid);
+	return err;
+}
+
+/* Undo the connection part of a failed connect() or accept(). */
+static void quic_conn_reset(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	quic_stream_table_free(&qs->streams);
+	quic_conn_id_set_free(&qs->source);
+	quic_conn_id_set_free(&qs->dest);
+	quic_crypto_destroy(quic_crypto(sk, QUIC_CRYPTO_INITIAL));
+}
+
+/**
+ * quic_conn_connect - connect(): start a client connection to @addr
+ * @sk: the socket, locked by the caller
+ * @addr: the server's address, in kernel memory
+ * @addr_len: its length
+ *
+ * An unbound socket is bound to the source address of the route and a
+ * free port first. The connection IDs are picked, the Initial keys of the
+ * configured version installed (RFC 9001 Section 5.2) and the socket moves
+ * to ESTABLISHING; the handshake is left to the caller.
+ *
+ * Return: 0, -EISCONN when already connected or connecting, -EINVAL on a
+ * listening socket or for an unusable address (wildcard, port 0),
+ * -ENETUNREACH and other route errors, or the errors of bind().
+ */
+int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	struct quic_config *c = quic_config(sk);
+	union quic_addr da, sa = {}, bound_sa;
+	struct quic_conn_id dcid;
+	bool bound;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (quic_is_establishing(sk) || quic_is_established(sk))
+		return -EISCONN;
+	if (!quic_is_closed(sk))
+		return -EINVAL;
+	err = quic_get_user_addr(sk, &da, addr, addr_len);
+	if (err)
+		return err;
+	if (quic_addr_is_any(&da) || !da.v4.sin_port)
+		return -EINVAL;
+
+	/* The route picks the source address when the socket has none, or is
+	 * bound to the wildcard: the connection is then known by the address
+	 * its packets really leave from (and the lookups hash on it).
+	 */
+	bound = quic_is_bound(sk);
+	bound_sa = *quic_path_saddr(paths, 0);
+	if (bound && !quic_addr_is_any(&bound_sa))
+		sa = *quic_path_saddr(paths, 0);
+	sk_dst_reset(sk);
+	err = quic_flow_route(sk, &da, &sa, &paths->fl);
+	if (err < 0)
+		return err;
+	if (!bound) {
+		err = quic_conn_bind_path(sk, &sa);
+		if (err)
+			goto out_route;
+	} else {
+		sa.v4.sin_port = bound_sa.v4.sin_port;
+		quic_path_set_saddr(paths, 0, &sa);
+		quic_set_sk_addr(sk, &sa, true);
+	}
+	quic_path_set_daddr(paths, 0, &da);
+	quic_set_sk_addr(sk, &da, false);
+
+	err = quic_stream_table_init(quic_streams(sk), false, GFP_KERNEL);
+	if (err)
+		goto out_unbind;
+	err = quic_conn_client_ids(sk, &dcid);
+	if (err)
+		goto out_reset;
+	err = quic_crypto_initial_keys_install(quic_crypto(sk, QUIC_CRYPTO_INITIAL), &dcid,
+					       c->version, false);
+	if (err)
+		goto out_reset;
+	quic_inq_set_max_data(quic_inq(sk), quic_local_param(sk)->max_data);
+	quic_conn_apply_remote(sk);
+
+	quic_set_state(sk, QUIC_SS_ESTABLISHING);
+	err = sk->sk_prot->hash(sk);
+	if (err)
+		goto out_closed;
+	return 0;
+
+out_closed:
+	inet_sk_set_state(sk, QUIC_SS_CLOSED);
+out_reset:
+	quic_conn_reset(sk);
+out_unbind:
+	memset(quic_path_daddr(paths, 0), 0, sizeof(da));
+	quic_set_sk_addr(sk, quic_path_daddr(paths, 0), false);
+	if (!bound) {
+		quic_path_free(sk, paths, 0);
+		memset(&bound_sa, 0, sizeof(bound_sa));
+	}
+	quic_path_set_saddr(paths, 0, &bound_sa);
+	quic_set_sk_addr(sk, &bound_sa, true);
+out_route:
+	sk_dst_reset(sk);
+	return err;
+}
+
+/* A listener already serves this address and port. */
+static bool quic_conn_listen_taken(struct sock *sk)
+{
+	union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
+	struct net *net = sock_net(sk);
+	struct quic_hash_head *head;
+	struct sock *other;
+	bool taken = false;
+
+	head = quic_listen_sock_head(net, ntohs(a->v4.sin_port));
+	spin_lock_bh(&head->s_lock);
+	sk_for_each(other, &head->head) {
+		if (other != sk && net_eq(sock_net(other), net) &&
+		    quic_cmp_sk_addr(other, quic_path_saddr(quic_paths(other), 0), a)) {
+			taken = true;
+			break;
+		}
+	}
+	spin_unlock_bh(&head->s_lock);
+	return taken;
+}
+
+/**
+ * quic_conn_listen - listen(): accept connections on the bound address
+ * @sock: the socket
+ * @backlog: how many clients may wait for accept(); a new client beyond
+ *	that is not queued
+ *
+ * Calling it again on a listening socket only changes the backlog.
+ *
+ * Return: 0, -EINVAL when the socket is not bound or is connected,
+ * -EADDRINUSE when another socket listens on an overlapping address.
+ */
+int quic_conn_listen(struct socket *sock, int backlog)
+{
+	struct sock *sk = sock->sk;
+	int err = 0;
+
+	lock_sock(sk);
+	WRITE_ONCE(sk->sk_max_ack_backlog, max(backlog, 0));
+	if (quic_is_listen(sk))
+		goto out;
+	err = -EINVAL;
+	if (!quic_is_closed(sk) || !quic_is_bound(sk))
+		goto out;
+	err = -EADDRINUSE;
+	if (quic_conn_listen_taken(sk))
+		goto out;
+
+	quic_paths(sk)->serv = 1;
+	quic_set_state(sk, QUIC_SS_LISTENING);
+	err = sk->sk_prot->hash(sk);
+	if (err)
+		inet_sk_set_state(sk, QUIC_SS_CLOSED);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/**
+ * quic_conn_hash - enter a socket in the lookup table of its state
+ * @sk: a listening or connecting socket, locked by the caller
+ *
+ * Listeners are found by local port, connected sockets by address pair
+ * (the receive path tries connection IDs first).
+ *
+ * Return: 0.
+ */
+int quic_conn_hash(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	struct net *net = sock_net(sk);
+	struct quic_hash_head *head;
+
+	sock_owned_by_me(sk);
+	if (quic_is_listen(sk))
+		head = quic_listen_sock_head(net, ntohs(quic_path_saddr(paths, 0)->v4.sin_port));
+	else
+		head = quic_sock_head(net, quic_path_saddr(paths, 0), quic_path_daddr(paths, 0));
+
+	spin_lock_bh(&head->s_lock);
+	sk_add_node_rcu(sk, &head->head);
+	spin_unlock_bh(&head->s_lock);
+	return 0;
+}
+
+/**
+ * quic_conn_unhash - remove a socket from its lookup table
+ * @sk: the socket, still in the state it was hashed in
+ *
+ * Readers under RCU may still see the socket: it is freed after a grace
+ * period (SOCK_RCU_FREE) and they take their reference with
+ * refcount_inc_not_zero().
+ */
+void quic_conn_unhash(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	struct net *net = sock_net(sk);
+	struct quic_hash_head *head;
+
+	if (sk_unhashed(sk))
+		return;
+	if (quic_is_listen(sk))
+		head = quic_listen_sock_head(net, ntohs(quic_path_saddr(paths, 0)->v4.sin_port));
+	else
+		head = quic_sock_head(net, quic_path_saddr(paths, 0), quic_path_daddr(paths, 0));
+
+	spin_lock_bh(&head->s_lock);
+	sk_del_node_init_rcu(sk);
+	spin_unlock_bh(&head->s_lock);
+}
+
+static void quic_conn_request_free(struct quic_request *req)
+{
+	__skb_queue_purge(&req->skbs);
+	kfree(req);
+}
+
+/**
+ * quic_conn_request_add - queue a new client on a listener
+ * @sk: the listening socket, owned by the caller (softirq with the socket
+ *	spinlock and not owned by a user, or its backlog processing)
+ * @info: the client's addresses, connection IDs and version
+ * @skb: the datagram that carried its Initial, or NULL; on success it is
+ *	kept and processed by the new socket after accept()
+ *
+ * A client already queued (same address and Destination Connection ID, a
+ * retransmitted Initial) is not queued twice: its datagram joins the
+ * request, up to %QUIC_REQUEST_SKBS of them.
+ *
+ * Return: 0; -EEXIST for a client already queued whose datagram was not
+ * kept; -ENOBUFS when the backlog is full; -ENOMEM; -EINVAL when @sk does
+ * not listen. On error @skb still belongs to the caller.
+ */
+int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
+			  struct sk_buff *skb)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	struct quic_request *req;
+
+	if (!quic_is_listen(sk))
+		return -EINVAL;
+	list_for_each_entry(req, &qs->requests, list) {
+		if (!quic_conn_id_equal(&req->dcid, &info->dcid) ||
+		    memcmp(&req->daddr, &info->daddr, sizeof(info->daddr)))
+			continue;
+		if (!skb || skb_queue_len(&req->skbs) >= QUIC_REQUEST_SKBS)
+			return -EEXIST;
+		__skb_queue_tail(&req->skbs, skb);
+		return 0;
+	}
+	if (qs->request_count >= READ_ONCE(sk->sk_max_ack_backlog))
+		return -ENOBUFS;
+
+	req = kmemdup(info, sizeof(*info), GFP_ATOMIC);
+	if (!req)
+		return -ENOMEM;
+	__skb_queue_head_init(&req->skbs);
+	if (skb)
+		__skb_queue_tail(&req->skbs, skb);
+	list_add_tail(&req->list, &qs->requests);
+	qs->request_count++;
+	sk->sk_data_ready(sk);
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_request_add);
+
+/* Wait until a client is queued, like inet_csk_wait_for_connect(). */
+static int quic_conn_wait_request(struct sock *sk, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct quic_sock *qs = quic_sk(sk);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (!list_empty(&qs->requests))
+			break;
+		if (!quic_is_listen(sk)) {
+			err = -EINVAL;
+			break;
+		}
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo, !list_empty(&qs->requests) || !quic_is_listen(sk),
+			      &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* A fresh socket of the listener's family, type and IP settings. */
+static struct sock *quic_conn_alloc_child(struct sock *sk, bool kern)
+{
+	struct inet_sock *inet = inet_sk(sk), *newinet;
+	struct sock *newsk;
+
+	newsk = sk_alloc(sock_net(sk), sk->sk_family, GFP_KERNEL, sk->sk_prot, kern);
+	if (!newsk)
+		return NULL;
+	sock_init_data(NULL, newsk);
+
+	newsk->sk_type = sk->sk_type;
+	newsk->sk_protocol = IPPROTO_QUIC;
+	newsk->sk_backlog_rcv = sk->sk_prot->backlog_rcv;
+	newsk->sk_destruct = sk->sk_destruct;
+	newsk->sk_bound_dev_if = sk->sk_bound_dev_if;
+	newsk->sk_mark = READ_ONCE(sk->sk_mark);
+	newsk->sk_rcvtimeo = sk->sk_rcvtimeo;
+	newsk->sk_sndtimeo = sk->sk_sndtimeo;
+	newsk->sk_lingertime = sk->sk_lingertime;
+	newsk->sk_ipv6only = sk->sk_ipv6only;
+
+	newinet = inet_sk(newsk);
+	newinet->uc_ttl = inet->uc_ttl;
+	newinet->pmtudisc = inet->pmtudisc;
+	newinet->mc_ttl = 1;
+	inet_set_bit(MC_LOOP, newsk);
+	atomic_set(&newinet->inet_id, get_random_u16());
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		struct ipv6_pinfo *np;
+
+		/* Fresh IPv6 options: the listener's own ones (sticky
+		 * options, flow labels) hold references we must not share.
+		 */
+		newinet->pinet6 = &((struct quic6_sock *)newsk)->inet6;
+		RCU_INIT_POINTER(newinet->ipv6_fl_list, NULL);
+		np = inet6_sk(newsk);
+		np->hop_limit = inet6_sk(sk)->hop_limit;
+		np->mcast_hops = IPV6_DEFAULT_MCASTHOPS;
+		np->pmtudisc = inet6_sk(sk)->pmtudisc;
+		np->tclass = inet6_sk(sk)->tclass;
+		inet6_set_bit(MC6_LOOP, newsk);
+	}
+#endif
+
+	if (newsk->sk_prot->init(newsk)) {
+		sk_common_release(newsk);
+		return NULL;
+	}
+	return newsk;
+}
+
+/* Settings a new connection takes over from its listener. */
+static int quic_conn_inherit(struct sock *newsk, struct sock *sk)
+{
+	struct quic_sock *nqs = quic_sk(newsk), *qs = quic_sk(sk);
+	int err;
+
+	nqs->config = qs->config;
+	nqs->local_param = qs->local_param;
+	nqs->events = qs->events;
+	err = quic_cong_set_config(&nqs->cong, &nqs->config);
+	if (!err && qs->alpn.len)
+		err = quic_data_dup(&nqs->alpn, qs->alpn.data, qs->alpn.len, GFP_KERNEL);
+	return err;
+}
+
+/* Set up the server side of the connection @req asked for on @newsk. */
+static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
+				    struct quic_request *req)
+{
+	struct quic_path_group *paths = quic_paths(newsk);
+	union quic_addr sa = req->saddr;
+	struct quic_conn_id scid;
+	struct sk_buff *skb;
+	int err;
+
+	/* The listener's lock is held: the child's is a second one of the
+	 * same class.
+	 */
+	lock_sock_nested(newsk, SINGLE_DEPTH_NESTING);
+	err = quic_conn_inherit(newsk, sk);
+	if (err)
+		goto out;
+
+	paths->serv = 1;
+	paths->validated = 0;
+	/* The listener's port: the child shares its UDP tunnel. */
+	sa.v4.sin_port = quic_path_saddr(quic_paths(sk), 0)->v4.sin_port;
+	err = quic_conn_bind_path(newsk, &sa);
+	if (err)
+		goto out;
+	quic_path_set_daddr(paths, 0, &req->daddr);
+	quic_set_sk_addr(newsk, &req->daddr, false);
+
+	err = quic_stream_table_init(quic_streams(newsk), true, GFP_KERNEL);
+	if (err)
+		goto out;
+	quic_conn_id_generate(&scid, QUIC_CONN_ID_OWN_LEN);
+	err = quic_conn_id_add(quic_dest(newsk), &req->scid, 0, NULL, GFP_KERNEL);
+	if (!err)
+		err = quic_conn_id_add(quic_source(newsk), &scid, 0, NULL, GFP_KERNEL);
+	if (err)
+		goto out;
+	quic_path_set_orig_dcid(paths, &req->dcid);
+	quic_sk(newsk)->peer_scid = req->scid;
+	quic_sk(newsk)->peer_scid_set = 1;
+	err = quic_crypto_initial_keys_install(quic_crypto(newsk, QUIC_CRYPTO_INITIAL),
+					       &req->dcid, req->version, true);
+	if (err)
+		goto out;
+	quic_config(newsk)->version = req->version;
+
+	quic_outq(newsk)->is_serv = 1;
+	quic_inq_set_max_data(quic_inq(newsk), quic_local_param(newsk)->max_data);
+	quic_conn_apply_remote(newsk);
+
+	quic_set_state(newsk, QUIC_SS_ESTABLISHING);
+	err = newsk->sk_prot->hash(newsk);
+	if (err)
+		goto out;
+	/* The client's first datagrams, kept by the listener. */
+	while ((skb = __skb_dequeue(&req->skbs)))
+		quic_rcv_backlog(newsk, skb);
+out:
+	release_sock(newsk);
+	return err;
+}
+
+/**
+ * quic_conn_accept - accept(): take the next client of a listener
+ * @sk: the listening socket
+ * @arg: accept flags (O_NONBLOCK), kern, and the error on failure
+ *
+ * Blocks for up to SO_RCVTIMEO (forever by default) unless non-blocking;
+ * a signal ends the wait. The new socket is in ESTABLISHING: its Initial
+ * keys are those of the client's first Destination Connection ID, and the
+ * server side of the handshake runs on it.
+ *
+ * Return: the new socket, or NULL with @arg->err set: -EINVAL when @sk
+ * does not listen, -EAGAIN when non-blocking (or the timeout passed) with
+ * nobody waiting, -ERESTARTSYS or -EINTR on a signal, -ENOMEM.
+ */
+struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	struct quic_request *req;
+	struct sock *newsk = NULL;
+	int err;
+
+	lock_sock(sk);
+	err = -EINVAL;
+	if (!quic_is_listen(sk))
+		goto out;
+	err = quic_conn_wait_request(sk, sock_rcvtimeo(sk, arg->flags & O_NONBLOCK));
+	if (err)
+		goto out;
+
+	req = list_first_entry(&qs->requests, struct quic_request, list);
+	list_del(&req->list);
+	qs->request_count--;
+
+	err = -ENOMEM;
+	newsk = quic_conn_alloc_child(sk, arg->kern);
+	if (newsk) {
+		err = quic_conn_accept_request(newsk, sk, req);
+		if (err) {
+			sk_common_release(newsk);
+			newsk = NULL;
+		}
+	}
+	quic_conn_request_free(req);
+out:
+	release_sock(sk);
+	arg->err = err;
+	return newsk;
+}
+
+/**
+ * quic_conn_listen_lookup - find the listener for a datagram to @local
+ * @net: namespace of the receiving tunnel
+ * @local: the address and port the datagram was sent to
+ *
+ * A listener bound to that very address is preferred over a wildcard one.
+ * Called under rcu_read_lock() (receive path).
+ *
+ * Return: the listening socket with a reference taken, or NULL.
+ */
+struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local)
+{
+	struct quic_hash_head *head;
+	struct sock *sk, *best = NULL;
+
+	head = quic_listen_sock_head(net, ntohs(local->v4.sin_port));
+	sk_for_each_rcu(sk, &head->head) {
+		union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
+
+		if (!net_eq(sock_net(sk), net) || !quic_cmp_sk_addr(sk, a, local))
+			continue;
+		best = sk;
+		if (!quic_addr_is_any(a))
+			break;
+	}
+	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
+		best = NULL;
+	return best;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_listen_lookup);
+
+/**
+ * quic_conn_addr_lookup - find a connected socket by its address pair
+ * @net: namespace of the receiving tunnel
+ * @local: the address the datagram was sent to
+ * @peer: the address it came from
+ *
+ * For packets whose Destination Connection ID is empty or unknown.
+ * Called under rcu_read_lock() (receive path).
+ *
+ * Return: the socket with a reference taken, or NULL.
+ */
+struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
+				   const union quic_addr *peer)
+{
+	struct quic_hash_head *head = quic_sock_head(net, local, peer);
+	struct sock *sk;
+
+	sk_for_each_rcu(sk, &head->head) {
+		struct quic_path_group *paths = quic_paths(sk);
+
+		if (!net_eq(sock_net(sk), net) ||
+		    !quic_cmp_sk_addr(sk, quic_path_saddr(paths, 0), local) ||
+		    !quic_cmp_sk_addr(sk, quic_path_daddr(paths, 0), peer))
+			continue;
+		if (refcount_inc_not_zero(&sk->sk_refcnt))
+			return sk;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_addr_lookup);
+
+/**
+ * quic_conn_apply_remote - take the peer's transport parameters into use
+ * @sk: the socket, owned by the caller
+ *
+ * The peer's limits bound what we open and send (RFC 9000 Sections 4.1
+ * and 4.6); its max_ack_delay enters the PTO (RFC 9002 Section 6.2.1).
+ * Called with remembered parameters at connect() (0-RTT, RFC 9000
+ * Section 7.4.1) and again once the peer's own arrive.
+ */
+void quic_conn_apply_remote(struct sock *sk)
+{
+	struct quic_transport_param *r = quic_remote_param(sk);
+
+	quic_stream_set_param(quic_streams(sk), quic_local_param(sk));
+	quic_stream_set_param(quic_streams(sk), r);
+	quic_outq_set_max_data(quic_outq(sk), r->max_data);
+	quic_cong_set_max_ack_delay(quic_cong(sk), r->max_ack_delay);
+	quic_conn_id_set_param(quic_dest(sk), quic_local_param(sk));
+	quic_conn_id_set_param(quic_source(sk), r);
+}
+
+/**
+ * quic_conn_closed - the connection is over: wake every waiter
+ * @sk: the socket, owned by the caller
+ * @err: what the application's next call returns (positive errno)
+ *
+ * Safe from a timer handler: timers are stopped without waiting.
+ */
+void quic_conn_closed(struct sock *sk, int err)
+{
+	int i;
+
+	for (i = 0; i < QUIC_TIMER_MAX; i++)
+		quic_timer_stop(quic_timers(sk), i);
+	WRITE_ONCE(sk->sk_err, err);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	sk_error_report(sk);
+}
+
+/**
+ * quic_conn_discard_level - throw away the keys and state of a level
+ * @sk: the socket, owned by the caller
+ * @level: QUIC_CRYPTO_INITIAL or QUIC_CRYPTO_HANDSHAKE (RFC 9001 Section 4.9)
+ *
+ * Its packets in flight leave the congestion window without being lost
+ * (RFC 9002 Section 6.4), its queued data and keys are freed, and packets
+ * of that level arriving later are ignored.
+ */
+void quic_conn_discard_level(struct sock *sk, u8 level)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	if (qs->discarded & BIT(level))
+		return;
+	qs->discarded |= BIT(level);
+	quic_outq_discard_space(&qs->outq, level);
+	quic_inq_crypto_discard(&qs->inq, level);
+	quic_crypto_destroy(quic_crypto(sk, level));
+}
+
+/**
+ * quic_conn_confirmed - the handshake is confirmed (RFC 9001 Section 4.1.2)
+ * @sk: the socket, owned by the caller
+ *
+ * At the server when the handshake completes, at the client on
+ * HANDSHAKE_DONE: the Handshake keys go (Section 4.9.2), PTO covers the
+ * Application space and max_ack_delay applies in full.
+ */
+void quic_conn_confirmed(struct sock *sk)
+{
+	quic_outq_set_confirmed(quic_outq(sk));
+	quic_cong_set_confirmed(quic_cong(sk));
+	quic_conn_discard_level(sk, QUIC_CRYPTO_HANDSHAKE);
+}
+
+/**
+ * quic_conn_idle_restart - restart the idle timeout (RFC 9000 Section 10.1)
+ * @sk: the socket, owned by the caller
+ *
+ * The smaller of both endpoints' max_idle_timeout (0 means none), and no
+ * less than three PTOs so that a lost packet or two do not end it.
+ */
+void quic_conn_idle_restart(struct sock *sk)
+{
+	u64 local = quic_local_param(sk)->max_idle_timeout;
+	u64 remote = quic_remote_param(sk)->max_idle_timeout;
+	u64 timeout, pto;
+
+	if (!local || !remote)
+		timeout = local ?: remote;
+	else
+		timeout = min(local, remote);
+	if (!timeout)
+		return;
+	pto = 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP);
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, max(timeout, pto));
+}
+
+/* Both directions of the 1-RTT keys are installed: the TLS library
+ * installs them once the handshake is complete (RFC 9001 Section 4.1.1),
+ * the server only after it verified the client's Finished. The server
+ * then confirms the handshake with HANDSHAKE_DONE (Section 4.1.2).
+ */
+static void quic_conn_established(struct sock *sk)
+{
+	struct quic_frame done = { .type = QUIC_FRAME_HANDSHAKE_DONE };
+	struct net *net = sock_net(sk);
+	bool serv = quic_paths(sk)->serv;
+
+	quic_set_state(sk, QUIC_SS_ESTABLISHED);
+	QUIC_INC_STATS(net, serv ? QUIC_MIB_CONN_PASSIVEESTABS : QUIC_MIB_CONN_ACTIVEESTABS);
+	if (!serv)
+		return;
+	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &done, GFP_KERNEL);
+	quic_conn_confirmed(sk);
+}
+
+/**
+ * quic_conn_set_secret - install a traffic secret from the TLS handshake
+ * @sk: the socket, locked by the caller
+ * @srt: level, direction, cipher suite and secret (QUIC_SOCKOPT_CRYPTO_SECRET)
+ *
+ * Handshake, 0-RTT and 1-RTT secrets come from the TLS library; Initial
+ * keys never do (they derive from the client's first Destination
+ * Connection ID, RFC 9001 Section 5.2). 0-RTT keys only exist for the
+ * client to send and the server to receive (RFC 9001 Section 4.6.1). The
+ * second direction of the 1-RTT keys completes the handshake and the socket
+ * becomes ESTABLISHED. Packets held for the new keys are processed, and
+ * whatever they allow is sent.
+ *
+ * Context: process context (installing keys allocates and may sleep).
+ * Return: 0; -EINVAL outside ESTABLISHING, for the Initial level, a 0-RTT
+ * direction that does not exist or a bad cipher or direction; -EEXIST for
+ * a direction that already has keys; errors of quic_crypto_set_secret().
+ */
+int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
+{
+	bool serv = quic_paths(sk)->serv;
+	struct quic_crypto *crypto;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!quic_is_establishing(sk) || srt->send > 1)
+		return -EINVAL;
+	if (srt->level == QUIC_CRYPTO_INITIAL || srt->level >= QUIC_CRYPTO_MAX)
+		return -EINVAL;
+	if (srt->level == QUIC_CRYPTO_EARLY && srt->send == serv)
+		return -EINVAL;
+
+	crypto = quic_crypto(sk, srt->level);
+	err = quic_crypto_set_secret(crypto, srt, quic_config(sk)->version);
+	if (err)
+		return err;
+	if (srt->level == QUIC_CRYPTO_HANDSHAKE && srt->send)
+		quic_outq_set_hs_keys(quic_outq(sk));
+	if (srt->level == QUIC_CRYPTO_APP && crypto->tx.ready && crypto->rx.ready)
+		quic_conn_established(sk);
+	if (!srt->send)
+		quic_rcv_pending_retry(sk);
+	quic_xmit(sk);
+	return 0;
+}
+
+/**
+ * quic_conn_get_param_ext - encode our transport parameters for TLS
+ * @sk: the socket, locked by the caller, connecting or connected
+ * @buf: output
+ * @len: in: room at @buf; out: bytes written
+ *
+ * The quic_transport_parameters extension (RFC 9001 Section 8.2) the TLS
+ * library sends: our integer parameters, initial_source_connection_id,
+ * and at a server original_destination_connection_id (RFC 9000 Section
+ * 7.3).
+ *
+ * Return: 0, -EINVAL before connect()/accept(), -ENOSPC when @buf is too
+ * small.
+ */
+int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
+{
+	struct quic_conn_id_entry *scid = quic_conn_id_active(quic_source(sk));
+	bool serv = quic_paths(sk)->serv;
+	struct quic_params *params;
+	u32 left = *len;
+	u8 *p = buf;
+	int err;
+
+	sock_owned_by_me(sk);
+	if ((!quic_is_establishing(sk) && !quic_is_established(sk)) || !scid)
+		return -EINVAL;
+	params = kzalloc(sizeof(*params), GFP_KERNEL);
+	if (!params)
+		return -ENOMEM;
+	quic_param_init(params);
+	params->tp = *quic_local_param(sk);
+	params->init_scid = scid->id;
+	params->present |= QUIC_PARAM_HAS_INIT_SCID;
+	/* RFC 9368 Section 3: version_information names the version in use;
+	 * only it is offered until compatible version negotiation is handled.
+	 */
+	params->tp.disable_compatible_version = 0;
+	params->vi.chosen = quic_config(sk)->version;
+	params->vi.available[0] = params->vi.chosen;
+	params->vi.count = 1;
+	if (serv) {
+		params->orig_dcid = quic_paths(sk)->orig_dcid;
+		params->present |= QUIC_PARAM_HAS_ORIG_DCID;
+	}
+	err = quic_param_encode(sk, serv, params, &p, &left);
+	if (!err)
+		*len = p - buf;
+	kfree(params);
+	return err;
+}
+
+/**
+ * quic_conn_set_param_ext - take the peer's transport parameters from TLS
+ * @sk: the socket, locked by the caller, in the handshake
+ * @data: the peer's quic_transport_parameters extension
+ * @len: its length
+ *
+ * Decoded and validated by param.c (RFC 9000 Sections 7.4 and 18.2), the
+ * connection IDs authenticated against those the handshake packets
+ * carried (Section 7.3), then put to use. A bad list closes the connection
+ * with TRANSPORT_PARAMETER_ERROR.
+ *
+ * Return: 0, -EINVAL for parameters the peer should not have sent (the
+ * connection is closed) or outside the handshake, -EALREADY when they
+ * were taken already, -ENOMEM.
+ */
+int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	bool serv = quic_paths(sk)->serv;
+	struct quic_param_cids seen = {};
+	struct quic_params *params;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!quic_is_establishing(sk))
+		return -EINVAL;
+	if (qs->remote_param_set)
+		return -EALREADY;
+	params = kzalloc(sizeof(*params), GFP_KERNEL);
+	if (!params)
+		return -ENOMEM;
+
+	err = quic_param_decode(sk, serv, data, len, params);
+	if (!err) {
+		seen.peer_scid = qs->peer_scid_set ? &qs->peer_scid : NULL;
+		if (!serv)
+			seen.odcid = &quic_paths(sk)->orig_dcid;
+		err = quic_param_cid_auth(params, serv, &seen);
+	}
+	if (err) {
+		kfree(params);
+		quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_TRANSPORT_PARAM, 0);
+		return -EINVAL;
+	}
+
+	*quic_remote_param(sk) = params->tp;
+	qs->remote_param_set = 1;
+	kfree(params);
+	quic_conn_apply_remote(sk);
+	quic_xmit(sk);
+	return 0;
+}

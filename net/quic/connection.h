@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC connections (RFC 9000 Section 5): the socket calls that create one
+ * (bind, connect, listen, accept), the state they set up (connection IDs,
+ * Initial keys, packet number spaces, the stream table) and the lookups
+ * that find the socket a received datagram belongs to.
+ *
+ * One QUIC socket is one connection. A listening socket holds the
+ * requests of clients whose first Initial packet arrived and that no
+ * accept() has taken yet; accept() turns one into a new socket in the
+ * ESTABLISHING state, on which the server side of the handshake runs.
+ *
+ * Locking: the socket calls take the socket lock themselves; functions
+ * that need it held say so and assert it. The lookups run under RCU from
+ * the receive path (softirq) and return a socket reference.
+ */
+
+#ifndef __net_quic_connection_h__
+#define __net_quic_connection_h__
+
+#include <linux/list.h>
+#include <linux/net.h>
+#include <linux/skbuff.h>
+
+#include "common.h"
+
+struct proto_accept_arg;
+struct quic_crypto_secret;
+struct sock;
+
+/* Connection ID length this endpoint picks for itself and, as a client, for
+ * the server's first Destination Connection ID (RFC 9000 Section 7.2: at
+ * least 8 bytes).
+ */
+#define QUIC_CONN_ID_OWN_LEN		QUIC_CONN_ID_DEF_LEN
+
+/* Datagrams of one waiting client kept for its new socket. */
+#define QUIC_REQUEST_SKBS		4
+
+/**
+ * struct quic_request - a client waiting in a listener's accept queue
+ * @list: entry in the listener's queue
+ * @saddr: our address the client's Initial was sent to
+ * @daddr: the client's address
+ * @dcid: Destination Connection ID of the client's first Initial: it keys
+ *	the Initial packets (RFC 9001 Section 5.2) and comes back as our
+ *	original_destination_connection_id (RFC 9000 Section 7.3)
+ * @scid: the client's Source Connection ID, our Destination Connection ID
+ * @version: QUIC version of the client's Initial
+ * @skbs: the client's datagrams, processed by the new socket after accept()
+ */
+struct quic_request {
+	struct list_head list;
+	union quic_addr saddr;
+	union quic_addr daddr;
+	struct quic_conn_id dcid;
+	struct quic_conn_id scid;
+	u32 version;
+	struct sk_buff_head skbs;
+};
+
+int quic_conn_init(struct sock *sk);
+void quic_conn_free(struct sock *sk);
+
+int quic_conn_bind(struct sock *sk, struct sockaddr *addr, int addr_len);
+int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len);
+int quic_conn_listen(struct socket *sock, int backlog);
+struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg);
+int quic_conn_hash(struct sock *sk);
+void quic_conn_unhash(struct sock *sk);
+
+int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
+			  struct sk_buff *skb);
+int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);
+
+int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len);
+int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len);
+void quic_conn_apply_remote(struct sock *sk);
+void quic_conn_closed(struct sock *sk, int err);
+void quic_conn_discard_level(struct sock *sk, u8 level);
+void quic_conn_confirmed(struct sock *sk);
+void quic_conn_idle_restart(struct sock *sk);
+
+struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local);
+struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
+				   const union quic_addr *peer);
+
+#endif /* __net_quic_connection_h__ */

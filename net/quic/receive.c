@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC packet reception.
+ *
+ * quic_rcv() runs in softirq for every datagram a UDP tunnel receives. It
+ * finds the connection by the Destination Connection ID (RFC 9000 Section
+ * 5.2; any length up to 20 bytes in long headers, our own length in short
+ * ones), a listener by the local address for a new client's Initial, or a
+ * connection by address pair, and then processes the datagram with the
+ * socket spinlock held, or queues it to the socket backlog when a user
+ * owns the socket (processed by release_sock()).
+ *
+ * Processing a datagram walks its coalesced packets (RFC 9000 Section
+ * 12.2): header parse, protection removal (RFC 9001 Section 5), duplicate
+ * detection (RFC 9000 Section 12.3), then every frame in turn. A frame the
+ * peer should not have sent closes the connection with the error code of
+ * RFC 9000 Section 20; a packet that cannot be authenticated is dropped
+ * (RFC 9001 Section 5.5).
+ *
+ * Context: softirq or process context with the socket owned; nothing here
+ * sleeps and allocations are GFP_ATOMIC.
+ */
+
+#include <linux/udp.h>
+#include <net/sock.h>
+#include <net/udp.h>
+
+#include "connection.h"
+#include "frame.h"
+#include "packet.h"
+#include "receive.h"
+#include "socket.h"
+#include "transmit.h"
+
+/* What the frames of one packet found. */
+struct quic_rcv_pkt {
+	u8 level;
+	bool ack_eliciting;
+	bool closed;
+	u64 now;
+};
+
+/**
+ * quic_rcv_conn_error - close the connection because of the peer
+ * @sk: the socket, owned by the caller
+ * @errcode: transport error code (RFC 9000 Section 20.1)
+ * @frame_type: the frame type that caused it, or 0
+ *
+ * Sends CONNECTION_CLOSE and enters the closed state; the application
+ * sees EPROTO on its next call.
+ */
+void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
+{
+	if (!quic_is_establishing(sk) && !quic_is_established(sk))
+		return;
+	quic_xmit_close(sk, errcode, frame_type, false);
+	quic_conn_closed(sk, EPROTO);
+}
+
+static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
+{
+	u8 exp = quic_remote_param(sk)->ack_delay_exponent;
+	u64 delay = 0;
+	int err;
+
+	/* RFC 9000 Section 19.3: the ACK Delay of Initial and Handshake ACKs
+	 * is ignored; in the Application space it is scaled by the peer's
+	 * ack_delay_exponent, and an absurd value is capped, not trusted.
+	 */
+	if (rp->level == QUIC_CRYPTO_APP)
+		delay = f->ack.delay > (U64_MAX >> 21) ? U64_MAX >> 1 : f->ack.delay << exp;
+	err = quic_outq_on_ack(quic_outq(sk), rp->level, f, delay, rp->now);
+	if (err)
+		return err;
+	if (rp->level == QUIC_CRYPTO_APP)
+		quic_crypto_pn_acked(quic_crypto(sk, QUIC_CRYPTO_APP), f->ack.largest);
+	return 0;
+}
+
+static int quic_rcv_stream(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_stream *s;
+	int err;
+
+	s = quic_stream_recv_get(quic_streams(sk), f->data.id, GFP_ATOMIC);
+	if (IS_ERR(s))
+		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	err = quic_inq_stream_recv(quic_inq(sk), s, &f->data, f->type & QUIC_STREAM_BIT_FIN,
+				   GFP_ATOMIC);
+	if (err == -ENOBUFS) {
+		/* Out of receive memory: drop, the peer will resend. */
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_RCVBUFDROP);
+		return -ENOBUFS;
+	}
+	return err;
+}
+
+static int quic_rcv_reset_stream(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_stream *s;
+
+	s = quic_stream_recv_get(quic_streams(sk), f->reset.id, GFP_ATOMIC);
+	if (IS_ERR(s))
+		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	return quic_inq_stream_reset(quic_inq(sk), s, f->reset.final_size, f->reset.errcode);
+}
+
+/* RFC 9000 Section 3.5: STOP_SENDING is answered with RESET_STREAM. */
+static int quic_rcv_stop_sending(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_frame reset = { .type = QUIC_FRAME_RESET_STREAM };
+	struct quic_stream *s;
+
+	s = quic_stream_feedback_get(quic_streams(sk), f->reset.id, GFP_ATOMIC);
+	if (IS_ERR(s))
+		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	if (quic_stream_send_reset(s, f->reset.errcode))
+		return 0;
+	quic_outq_stream_purge(quic_outq(sk), s);
+	reset.reset.id = s->id;
+	reset.reset.errcode = f->reset.errcode;
+	reset.reset.final_size = s->send.bytes;
+	return quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &reset, GFP_ATOMIC);
+}
+
+static int quic_rcv_max_stream_data(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_stream *s;
+
+	s = quic_stream_feedback_get(quic_streams(sk), f->limit.id, GFP_ATOMIC);
+	if (IS_ERR(s))
+		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	if (quic_outq_set_max_stream_data(quic_outq(sk), s, f->limit.max))
+		sk->sk_write_space(sk);
+	return 0;
+}
+
+static int quic_rcv_new_token(struct sock *sk, const struct quic_frame *f)
+{
+	/* Kept for the next connection's Initial (RFC 9000 Section 8.1.3). */
+	return quic_data_dup(quic_token(sk), f->data.data, f->data.len, GFP_ATOMIC);
+}
+
+static int quic_rcv_path_challenge(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_frame resp = { .type = QUIC_FRAME_PATH_RESPONSE };
+
+	memcpy(resp.path_data, f->path_data, sizeof(resp.path_data));
+	return quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &resp, GFP_ATOMIC);
+}
+
+static void quic_rcv_close(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
+{
+	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_INCLOSES);
+	quic_sk(sk)->peer_errcode = f->close.errcode;
+	/* RFC 9000 Section 10.2.2: draining, nothing more is sent. A close
+	 * without error is an end of file for the application.
+	 */
+	quic_conn_closed(sk, f->close.errcode ? ECONNRESET : 0);
+	rp->closed = true;
+}
+
+/* RFC 9001 Section 4.1.2: HANDSHAKE_DONE confirms the handshake at the
+ * client, which then discards its Handshake keys (Section 4.9.2).
+ */
+static void quic_rcv_handshake_done(struct sock *sk)
+{
+	quic_conn_confirmed(sk);
+}
+
+/* Handle one frame; a negative return is an errno standing for the
+ * transport error quic_rcv_frame_error() maps it to.
+ */
+static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
+{
+	switch (f->type) {
+	case QUIC_FRAME_PADDING:
+	case QUIC_FRAME_PING:
+	case QUIC_FRAME_DATA_BLOCKED:
+	case QUIC_FRAME_STREAM_DATA_BLOCKED:
+	case QUIC_FRAME_STREAMS_BLOCKED_BIDI:
+	case QUIC_FRAME_STREAMS_BLOCKED_UNI:
+		return 0;
+	case QUIC_FRAME_ACK:
+	case QUIC_FRAME_ACK_ECN:
+		return quic_rcv_ack(sk, rp, f);
+	case QUIC_FRAME_RESET_STREAM:
+		return quic_rcv_reset_stream(sk, f);
+	case QUIC_FRAME_STOP_SENDING:
+		return quic_rcv_stop_sending(sk, f);
+	case QUIC_FRAME_CRYPTO:
+		return quic_inq_crypto_recv(quic_inq(sk), rp->level, &f->data, GFP_ATOMIC);
+	case QUIC_FRAME_NEW_TOKEN:
+		return quic_rcv_new_token(sk, f);
+	case QUIC_FRAME_MAX_DATA:
+		if (quic_outq_set_max_data(quic_outq(sk), f->limit.max))
+			sk->sk_write_space(sk);
+		return 0;
+	case QUIC_FRAME_MAX_STREAM_DATA:
+		return quic_rcv_max_stream_data(sk, f);
+	case QUIC_FRAME_MAX_STREAMS_BIDI:
+	case QUIC_FRAME_MAX_STREAMS_UNI:
+		if (quic_stream_set_local_max_streams(quic_streams(sk),
+						      f->type == QUIC_FRAME_MAX_STREAMS_UNI,
+						      f->limit.max) > 0)
+			sk->sk_write_space(sk);
+		return 0;
+	case QUIC_FRAME_NEW_CONNECTION_ID:
+		return quic_conn_id_recv_new(quic_dest(sk), f->new_cid.seqno, f->new_cid.prior_to,
+					     &f->new_cid.id, f->new_cid.token, GFP_ATOMIC);
+	case QUIC_FRAME_RETIRE_CONNECTION_ID: {
+		int err = quic_conn_id_recv_retire(quic_source(sk), f->seqno);
+
+		return err < 0 ? err : 0;
+	}
+	case QUIC_FRAME_PATH_CHALLENGE:
+		return quic_rcv_path_challenge(sk, f);
+	case QUIC_FRAME_PATH_RESPONSE:
+		if (quic_path_challenge_match(quic_paths(sk), f->path_data))
+			quic_path_challenge_clear(quic_paths(sk));
+		return 0;
+	case QUIC_FRAME_CONNECTION_CLOSE:
+	case QUIC_FRAME_CONNECTION_CLOSE_APP:
+		quic_rcv_close(sk, rp, f);
+		return 0;
+	case QUIC_FRAME_HANDSHAKE_DONE:
+		quic_rcv_handshake_done(sk);
+		return 0;
+	case QUIC_FRAME_DATAGRAM:
+	case QUIC_FRAME_DATAGRAM_LEN:
+		return quic_inq_dgram_recv(quic_inq(sk), &f->data, GFP_ATOMIC);
+	default:
+		if ((f->type & ~0x07) == QUIC_FRAME_STREAM)
+			return quic_rcv_stream(sk, f);
+		return -EBADMSG;
+	}
+}
+
+/* The transport error code a frame handler's errno stands for. */
+static u32 quic_rcv_frame_error(const struct quic_frame *f, int err)
+{
+	if ((f->type & ~0x07) == QUIC_FRAME_STREAM || f->type == QUIC_FRAME_RESET_STREAM ||
+	    f->type == QUIC_FRAME_STOP_SENDING || f->type == QUIC_FRAME_MAX_STREAM_DATA ||
+	    f->type == QUIC_FRAME_CRYPTO || f->type == QUIC_FRAME_DATAGRAM ||
+	    f->type == QUIC_FRAME_DATAGRAM_LEN)
+		return quic_inq_transport_error(err);
+	if (f->type == QUIC_FRAME_NEW_CONNECTION_ID || f->type == QUIC_FRAME_RETIRE_CONNECTION_ID)
+		return quic_conn_id_transport_error(err);
+	if (f->type == QUIC_FRAME_MAX_STREAMS_BIDI || f->type == QUIC_FRAME_MAX_STREAMS_UNI)
+		return quic_stream_transport_error(err);
+	return quic_frame_transport_error(err);
+}
+
+/* Walk the frames of a decrypted payload. Return: 0, or -EPROTO when the
+ * connection was closed for an error (the packet is not acknowledged).
+ */
+static int quic_rcv_frames(struct sock *sk, struct quic_rcv_pkt *rp, const u8 *p, u32 len)
+{
+	struct quic_frame_ctx ctx = {
+		.level = rp->level,
+		.is_serv = quic_paths(sk)->serv,
+		.max_datagram = quic_local_param(sk)->max_datagram_frame_size,
+	};
+	struct quic_frame f;
+	int err;
+
+	/* RFC 9000 Section 12.4: a packet carries at least one frame. */
+	if (!len) {
+		quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION, 0);
+		return -EPROTO;
+	}
+	while (len && !rp->closed) {
+		err = quic_frame_decode(&p, &len, &ctx, &f);
+		if (err) {
+			QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_INVFRMDROP);
+			quic_rcv_conn_error(sk, quic_frame_transport_error(err), 0);
+			return -EPROTO;
+		}
+		if (quic_frame_ack_eliciting(f.type))
+			rp->ack_eliciting = true;
+		err = quic_rcv_frame(sk, rp, &f);
+		if (err == -ENOBUFS || err == -ENOMEM)
+			return err;	/* drop the packet unacknowledged */
+		if (err) {
+			quic_rcv_conn_error(sk, quic_rcv_frame_error(&f, err), f.type);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
+/* After a packet of @level was processed: address validation, key
+ * discard and acknowledgment scheduling.
+ */
+static void quic_rcv_packet_done(struct sock *sk, struct quic_rcv_pkt *rp)
+{
+	struct quic_pnspace *space = quic_pnspace(sk, rp->level);
+	struct quic_path_group *paths = quic_paths(sk);
+
+	/* RFC 9000 Section 8.1: a Handshake packet proves the client owns its
+	 * address; RFC 9001 Section 4.9.1: the server then drops Initial keys.
+	 */
+	if (rp->level == QUIC_CRYPTO_HANDSHAKE && paths->serv) {
+		if (!paths->validated) {
+			quic_path_set_validated(paths, true);
+			quic_outq_set_peer_validated(quic_outq(sk));
+		}
+		quic_conn_discard_level(sk, QUIC_CRYPTO_INITIAL);
+	}
+
+	if (!rp->ack_eliciting)
+		return;
+	space->need_sack = 1;
+	/* RFC 9000 Section 13.2.1: Initial and Handshake packets are
+	 * acknowledged at once; 1-RTT ones within max_ack_delay, or at once
+	 * for every second packet, or when one arrives out of order.
+	 */
+	if (rp->level != QUIC_CRYPTO_APP || quic_pnspace_has_gap(space) ||
+	    ++quic_sk(sk)->ack_pending >= 2) {
+		quic_sk(sk)->ack_pending = 0;
+		quic_sk(sk)->ack_now = 1;
+		return;
+	}
+	quic_timer_reduce(quic_timers(sk), QUIC_TIMER_ACK, quic_local_param(sk)->max_ack_delay);
+}
+
+/* Hold a packet whose keys are not installed yet. */
+static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
+{
+	struct sk_buff_head *q = &quic_sk(sk)->pending;
+	struct sk_buff *copy;
+
+	if (skb_queue_len(q) >= QUIC_RCV_PENDING_MAX)
+		return;
+	copy = alloc_skb(len, GFP_ATOMIC);
+	if (!copy)
+		return;
+	skb_put_data(copy, skb->data, len);
+	copy->network_header = 0;
+	__skb_queue_tail(q, copy);
+}
+
+/*
+ * Process the packet at skb->data. Return: its length (to move to the
+ * next coalesced packet), 0 to stop walking the datagram.
+ */
+static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
+{
+	struct quic_rcv_pkt rp = { .now = now };
+	struct quic_crypto_pkt pkt = {};
+	struct net *net = sock_net(sk);
+	struct quic_packet_hdr hdr;
+	struct quic_pnspace *space;
+	struct quic_crypto *crypto;
+	struct quic_conn_id_entry *own;
+	const u8 *p = skb->data;
+	u32 len = skb->len, tag;
+	int err;
+
+	own = quic_conn_id_active(quic_source(sk));
+	err = quic_packet_parse(&p, &len, own ? own->id.len : 0,
+				quic_local_param(sk)->grease_quic_bit, &hdr);
+	if (err) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_INVHDRDROP);
+		return 0;
+	}
+	if (hdr.type == QUIC_PACKET_RETRY ||
+	    (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version)) {
+		/* Retry and compatible version negotiation are not handled
+		 * yet; such packets are dropped.
+		 */
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+		return hdr.len;
+	}
+	rp.level = quic_packet_level(hdr.type);
+	if (rp.level >= QUIC_CRYPTO_MAX)
+		return hdr.len;
+	crypto = quic_crypto(sk, rp.level);
+	if (!crypto->rx.ready) {
+		if (!quic_conn_level_discarded(sk, rp.level))
+			quic_rcv_hold(sk, skb, hdr.len);
+		return hdr.len;
+	}
+
+	space = quic_pnspace(sk, rp.level);
+	pkt.len = hdr.len;
+	pkt.pn_offset = hdr.pn_offset;
+	pkt.largest = space->max_pn_seen;
+	err = quic_crypto_decrypt(crypto, skb, &pkt);
+	if (err) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_DECDROP);
+		if (err == -EKEYREJECTED)
+			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_KEY_UPDATE, 0);
+		else if (err == -EKEYEXPIRED)
+			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_AEAD_LIMIT_REACHED, 0);
+		return hdr.type == QUIC_PACKET_1RTT ? 0 : hdr.len;
+	}
+	QUIC_INC_STATS(net, QUIC_MIB_PKT_DECFASTPATHS);
+
+	/* RFC 9000 Section 7.2: the client switches to the Source Connection
+	 * ID of the server's first packet, which the server's transport
+	 * parameters must then confirm (Section 7.3).
+	 */
+	if (!quic_paths(sk)->serv && !quic_sk(sk)->peer_scid_set &&
+	    hdr.type != QUIC_PACKET_1RTT) {
+		quic_conn_id_set_free(quic_dest(sk));
+		if (quic_conn_id_add(quic_dest(sk), &hdr.scid, 0, NULL, GFP_ATOMIC)) {
+			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_INTERNAL, 0);
+			return 0;
+		}
+		quic_sk(sk)->peer_scid = hdr.scid;
+		quic_sk(sk)->peer_scid_set = 1;
+	}
+
+	/* RFC 9000 Sections 17.2 and 17.3.1: the Reserved Bits are 0 once
+	 * header protection is removed.
+	 */
+	if (skb->data[0] & (hdr.type == QUIC_PACKET_1RTT ? QUIC_HDR_SHORT_RESERVED_MASK :
+						       QUIC_HDR_LONG_RESERVED_MASK)) {
+		quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION, 0);
+		return 0;
+	}
+	if (quic_pnspace_check(space, pkt.number)) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_INVNUMDROP);
+		return hdr.len;
+	}
+
+	tag = quic_crypto_tag_len(crypto, hdr.type != QUIC_PACKET_1RTT);
+	if (quic_paths(sk)->serv && !quic_paths(sk)->validated)
+		quic_path_ampl_rcvd(quic_paths(sk), hdr.len);
+	err = quic_rcv_frames(sk, &rp, skb->data + pkt.pn_offset + pkt.number_len,
+			      hdr.len - pkt.pn_offset - pkt.number_len - tag);
+	if (err)
+		return 0;
+	if (quic_pnspace_mark(space, pkt.number, now))
+		return hdr.len;
+	quic_pnspace_inc_ecn_count(space, QUIC_SKB_CB(skb)->ecn);
+	if (rp.closed)
+		return 0;
+	quic_rcv_packet_done(sk, &rp);
+	/* RFC 9000 Section 10.1: any packet processed restarts the idle timer. */
+	quic_conn_idle_restart(sk);
+	return hdr.len;
+}
+
+/* A whole datagram for @sk, skb->data at the first QUIC packet. */
+static void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
+{
+	u64 now = quic_time_us();
+	u32 n;
+
+	quic_sk(sk)->ack_now = 0;
+	while (skb->len) {
+		n = quic_rcv_packet(sk, skb, now);
+		if (!n || n >= skb->len)
+			break;
+		/* Frames point into the packet only while it is handled. */
+		__skb_pull(skb, n);
+	}
+	kfree_skb(skb);
+
+	if (quic_is_establishing(sk) || quic_is_established(sk)) {
+		if (quic_sk(sk)->ack_now)
+			quic_timer_stop(quic_timers(sk), QUIC_TIMER_ACK);
+		quic_xmit(sk);
+	}
+	if (quic_inq_readable(quic_inq(sk)))
+		sk->sk_data_ready(sk);
+}
+
+/* A datagram reaching a listener: a new client's first Initial (RFC 9000
+ * Section 7.2: a Destination Connection ID of at least 8 bytes, Section
+ * 14.1: in a datagram of at least 1200 bytes), queued for accept().
+ */
+static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
+{
+	struct quic_packet_invariant inv;
+	struct quic_request req = {};
+	int err;
+
+	err = quic_packet_peek(skb->data, skb->len, 0, &inv);
+	if (err || !inv.long_header || skb->len < QUIC_MIN_UDP_PAYLOAD ||
+	    !quic_packet_version_supported(inv.version) || inv.dcid_len < 8 ||
+	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN || inv.scid_len > QUIC_CONN_ID_MAX_LEN ||
+	    quic_packet_type_from_wire(inv.version, (skb->data[0] & QUIC_HDR_LONG_TYPE_MASK) >>
+				       QUIC_HDR_LONG_TYPE_SHIFT) != QUIC_PACKET_INITIAL) {
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+		return;
+	}
+
+	quic_get_msg_addrs(skb, udp_hdr(skb), &req.saddr, &req.daddr);
+	quic_conn_id_set(&req.dcid, inv.dcid, inv.dcid_len);
+	quic_conn_id_set(&req.scid, inv.scid, inv.scid_len);
+	req.version = inv.version;
+	err = quic_conn_request_add(sk, &req, skb);
+	if (err) {
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+	}
+}
+
+/**
+ * quic_rcv_backlog - process a datagram for a socket its owner holds
+ * @sk: the socket (sk_backlog_rcv, or the receive path with the spinlock)
+ * @skb: the datagram, skb->data at the first QUIC packet
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb)
+{
+	if (quic_is_listen(sk))
+		quic_rcv_listen(sk, skb);
+	else if (quic_is_establishing(sk) || quic_is_established(sk))
+		quic_rcv_datagram(sk, skb);
+	else
+		kfree_skb(skb);
+	return 0;
+}
+
+/**
+ * quic_rcv_pending_retry - process packets held for keys just installed
+ * @sk: the socket, owned by the caller
+ */
+void quic_rcv_pending_retry(struct sock *sk)
+{
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&q);
+	skb_queue_splice_init(&quic_sk(sk)->pending, &q);
+	while ((skb = __skb_dequeue(&q)))
+		quic_rcv_datagram(sk, skb);
+}
+
+/* The socket a datagram belongs to, with a reference, or NULL. */
+static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
+				    union quic_addr *local, union quic_addr *peer)
+{
+	struct quic_packet_invariant inv;
+	struct quic_source_conn_id *s;
+	struct sock *sk = NULL;
+
+	if (quic_packet_peek(skb->data, skb->len, QUIC_CONN_ID_OWN_LEN, &inv))
+		return NULL;
+
+	rcu_read_lock();
+	if (inv.dcid_len) {
+		s = quic_conn_id_lookup(net, inv.dcid, inv.dcid_len);
+		if (s) {
+			sk = quic_conn_id_sk(s);
+			if (sk && !refcount_inc_not_zero(&sk->sk_refcnt))
+				sk = NULL;
+		}
+	}
+	if (!sk)
+		sk = quic_conn_addr_lookup(net, local, peer);
+	if (!sk && inv.long_header)
+		sk = quic_conn_listen_lookup(net, local);
+	rcu_read_unlock();
+	return sk;
+}
+
+/**
+ * quic_rcv - a UDP tunnel received a datagram
+ * @udp_sk: the tunnel socket
+ * @skb: the datagram, skb->data at the UDP header
+ *
+ * Context: softirq.
+ * Return: 0 (the skb is consumed).
+ */
+int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
+{
+	struct net *net = sock_net(udp_sk);
+	union quic_addr local, peer;
+	struct sock *sk;
+	u32 off;
+
+	off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	if (skb_linearize(skb) || !pskb_may_pull(skb, off + 1))
+		goto drop;
+	quic_get_msg_addrs(skb, udp_hdr(skb), &local, &peer);
+	QUIC_SKB_CB(skb)->ecn = quic_get_msg_ecn(skb);
+	__skb_pull(skb, off);
+
+	sk = quic_rcv_lookup(net, skb, &local, &peer);
+	if (!sk)
+		goto drop;
+
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVFASTPATHS);
+		quic_rcv_backlog(sk, skb);
+	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+	} else {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVBACKLOGS);
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return 0;
+
+drop:
+	QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+	kfree_skb(skb);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC packet reception: from a UDP datagram to the frames it carries
+ * (RFC 9000 Sections 5.2, 12, 13 and 17, RFC 9001 Section 5).
+ */
+
+#ifndef __net_quic_receive_h__
+#define __net_quic_receive_h__
+
+#include <linux/types.h>
+
+struct sk_buff;
+struct sock;
+
+/* Packets of a level whose keys are not installed yet, kept for when they
+ * are (RFC 9001 Section 5.7 allows buffering instead of dropping).
+ */
+#define QUIC_RCV_PENDING_MAX	8
+
+/**
+ * struct quic_skb_cb - what the receive path notes in a datagram's skb->cb
+ * @ecn: ECN codepoint of its IP header
+ */
+struct quic_skb_cb {
+	u8 ecn;
+};
+
+#define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))
+
+int quic_rcv(struct sock *udp_sk, struct sk_buff *skb);
+int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb);
+void quic_rcv_pending_retry(struct sock *sk);
+void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type);
+
+#endif /* __net_quic_receive_h__ */

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC socket data calls.
+ *
+ * sendmsg():
+ *  - with a QUIC_HANDSHAKE_INFO control message: TLS handshake bytes for
+ *    CRYPTO frames at that encryption level (the TLS library's output);
+ *  - with MSG_DATAGRAM in msg_flags: one DATAGRAM frame (RFC 9221);
+ *  - otherwise stream data: the stream of a QUIC_STREAM_INFO control
+ *    message (MSG_STREAM_NEW opens it, stream_id -1 picking the next one;
+ *    MSG_STREAM_UNI for a unidirectional one; MSG_STREAM_FIN ends it;
+ *    MSG_STREAM_DONTWAIT does not wait for a stream limit), or without one
+ *    the stream used last, or a new bidirectional stream.
+ * recvmsg() returns one chunk of what arrived in order, with a
+ * QUIC_HANDSHAKE_INFO control message (CRYPTO data and its level), a
+ * QUIC_STREAM_INFO one (stream ID, MSG_STREAM_FIN on the last byte) or
+ * MSG_DATAGRAM. Both honour O_NONBLOCK/MSG_DONTWAIT, SO_SNDTIMEO and
+ * SO_RCVTIMEO, and signals.
+ */
+
+#include <linux/sched/signal.h>
+#include <net/sock.h>
+
+#include "connection.h"
+#include "socket.h"
+#include "sockmsg.h"
+#include "transmit.h"
+
+struct quic_msg_info {
+	struct quic_handshake_info hs;
+	struct quic_stream_info stream;
+	bool has_hs;
+	bool has_stream;
+};
+
+static int quic_msg_parse(struct msghdr *msg, struct quic_msg_info *mi)
+{
+	struct cmsghdr *cmsg;
+
+	memset(mi, 0, sizeof(*mi));
+	for_each_cmsghdr(cmsg, msg) {
+		if (!CMSG_OK(msg, cmsg))
+			return -EINVAL;
+		if (cmsg->cmsg_level != SOL_QUIC)
+			continue;
+		switch (cmsg->cmsg_type) {
+		case QUIC_HANDSHAKE_INFO:
+			if (cmsg->cmsg_len != CMSG_LEN(sizeof(mi->hs)))
+				return -EINVAL;
+			memcpy(&mi->hs, CMSG_DATA(cmsg), sizeof(mi->hs));
+			mi->has_hs = true;
+			break;
+		case QUIC_STREAM_INFO:
+			if (cmsg->cmsg_len != CMSG_LEN(sizeof(mi->stream)))
+				return -EINVAL;
+			memcpy(&mi->stream, CMSG_DATA(cmsg), sizeof(mi->stream));
+			mi->has_stream = true;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (mi->has_hs && mi->has_stream)
+		return -EINVAL;
+	return 0;
+}
+
+/* The connection can still carry data: an error or its end ends waits. */
+static bool quic_msg_alive(struct sock *sk)
+{
+	return quic_is_establishing(sk) || quic_is_established(sk);
+}
+
+/* Wait for send buffer room (SO_SNDBUF bounds what is queued and not yet
+ * acknowledged). Return: 0 or a negative errno.
+ */
+static int quic_msg_wait_room(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (sk->sk_err) {
+			err = -sock_error(sk);
+			break;
+		}
+		if (!quic_msg_alive(sk)) {
+			err = -EPIPE;
+			break;
+		}
+		if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
+			break;
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, timeo, sk->sk_err || !quic_msg_alive(sk) ||
+			      quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* TLS handshake bytes for CRYPTO frames at the level the control message names. */
+static int quic_msg_send_crypto(struct sock *sk, struct msghdr *msg, size_t len, u8 level)
+{
+	u8 *buf;
+	int err;
+
+	if (!quic_msg_alive(sk))
+		return -ENOTCONN;
+	/* 0-RTT packets carry no CRYPTO frames (RFC 9000 Section 12.4). */
+	if (level == QUIC_CRYPTO_EARLY || level >= QUIC_CRYPTO_MAX)
+		return -EINVAL;
+	if (!quic_crypto(sk, level)->tx.ready)
+		return -ENOKEY;
+	if (!len || len > QUIC_MSG_CRYPTO_MAX)
+		return -EMSGSIZE;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = -EFAULT;
+	if (!copy_from_iter_full(buf, len, &msg->msg_iter))
+		goto out;
+	err = quic_outq_crypto_append(quic_outq(sk), level, buf, len, GFP_KERNEL);
+	if (!err)
+		quic_xmit(sk);
+out:
+	kfree(buf);
+	return err ?: len;
+}
+
+static int quic_msg_send_datagram(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	u8 *buf;
+	int err;
+
+	if (!quic_is_established(sk))
+		return -ENOTCONN;
+	/* RFC 9221 Section 3: the peer's max_datagram_frame_size bounds the
+	 * whole frame; a frame that big may still not fit a packet.
+	 */
+	if (len + 1 + 8 > quic_remote_param(sk)->max_datagram_frame_size ||
+	    len > quic_cong_mss(quic_cong(sk)) - 64)
+		return -EMSGSIZE;
+
+	buf = kmalloc(len ?: 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = -EFAULT;
+	if (!copy_from_iter_full(buf, len, &msg->msg_iter))
+		goto out;
+	err = quic_outq_datagram_append(quic_outq(sk), buf, len, GFP_KERNEL);
+	if (!err)
+		quic_xmit(sk);
+out:
+	kfree(buf);
+	return err ?: len;
+}
+
+/* The stream a write goes to, opened when asked for. */
+static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_msg_info *mi,
+					   long *timeo)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	struct quic_sock *qs = quic_sk(sk);
+	u32 flags = mi->stream.stream_flags;
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct quic_stream *s;
+	s64 id;
+
+	if (mi->has_stream) {
+		id = mi->stream.stream_id;
+		if (id == -1 && (flags & MSG_STREAM_NEW))
+			id = quic_stream_next_local_id(t, !!(flags & MSG_STREAM_UNI));
+	} else {
+		id = qs->send_stream_id;
+		if (id < 0)
+			id = quic_stream_next_local_id(t, false);
+	}
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		s = quic_stream_send_get(t, id, GFP_KERNEL);
+		/* RFC 9000 Section 4.6: wait for MAX_STREAMS. */
+		if (!IS_ERR(s) || PTR_ERR(s) != -EAGAIN)
+			break;
+		if (!*timeo || (flags & MSG_STREAM_DONTWAIT))
+			break;
+		if (signal_pending(current)) {
+			s = ERR_PTR(sock_intr_errno(*timeo));
+			break;
+		}
+		sk_wait_event(sk, timeo, sk->sk_err || !quic_msg_alive(sk) ||
+			      !IS_ERR(quic_stream_send_get(t, id, GFP_KERNEL)), &wait);
+		if (sk->sk_err || !quic_msg_alive(sk)) {
+			s = ERR_PTR(-EPIPE);
+			break;
+		}
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (!IS_ERR(s))
+		qs->send_stream_id = s->id;
+	return s;
+}
+
+static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
+				const struct quic_msg_info *mi, long timeo)
+{
+	bool fin = mi->has_stream && (mi->stream.stream_flags & MSG_STREAM_FIN);
+	struct quic_stream *s;
+	size_t copied = 0;
+	u8 *buf = NULL;
+	u32 chunk;
+	int err;
+
+	/* 1-RTT data only once the handshake is done; 0-RTT with its keys. */
+	if (!quic_is_established(sk) &&
+	    !(quic_is_establishing(sk) && quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready))
+		return -ENOTCONN;
+	s = quic_msg_stream(sk, mi, &timeo);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+
+	do {
+		err = quic_msg_wait_room(sk, &timeo);
+		if (err)
+			break;
+		chunk = min_t(size_t, len - copied, SZ_64K);
+		if (!buf && chunk) {
+			buf = kmalloc(min_t(size_t, len, SZ_64K), GFP_KERNEL);
+			if (!buf) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		if (chunk && !copy_from_iter_full(buf, chunk, &msg->msg_iter)) {
+			err = -EFAULT;
+			break;
+		}
+		err = quic_outq_stream_append(quic_outq(sk), s, buf, chunk,
+					      fin && copied + chunk == len, GFP_KERNEL);
+		if (err)
+			break;
+		copied += chunk;
+		quic_xmit(sk);
+	} while (copied < len);
+	kfree(buf);
+	return copied ?: err;
+}
+
+/**
+ * quic_sendmsg - sendmsg() on a QUIC socket
+ * @sk: the socket
+ * @msg: data and control messages (see the file comment)
+ * @len: bytes in @msg
+ *
+ * Return: bytes queued, or a negative errno: -ENOTCONN before connect()
+ * (or, for stream data and datagrams, before the handshake completed),
+ * -EINVAL for a malformed control message, -EMSGSIZE, -EAGAIN, -EPIPE
+ * once the connection is closed, -ENOKEY for a level without keys.
+ */
+int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
+{
+	struct quic_msg_info mi;
+	long timeo;
+	int err;
+
+	lock_sock(sk);
+	err = quic_msg_parse(msg, &mi);
+	if (err)
+		goto out;
+	if (sk->sk_err) {
+		err = -sock_error(sk);
+		goto out;
+	}
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	if (mi.has_hs)
+		err = quic_msg_send_crypto(sk, msg, len, mi.hs.crypto_level);
+	else if (msg->msg_flags & MSG_DATAGRAM)
+		err = quic_msg_send_datagram(sk, msg, len);
+	else
+		err = quic_msg_send_stream(sk, msg, len, &mi, timeo);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int quic_msg_wait_data(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (quic_inq_readable(quic_inq(sk)))
+			break;
+		if (sk->sk_err) {
+			err = -sock_error(sk);
+			break;
+		}
+		if (!quic_msg_alive(sk)) {
+			/* After a clean close: end of file. */
+			err = quic_is_listen(sk) ? -EINVAL : 1;
+			break;
+		}
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_wait_event(sk, timeo, quic_inq_readable(quic_inq(sk)) || sk->sk_err ||
+			      !quic_msg_alive(sk), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Flow control credit the application freed: advertise it (RFC 9000 4.2). */
+static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *ri)
+{
+	struct quic_frame f = {};
+
+	if (ri->conn_update) {
+		f.type = QUIC_FRAME_MAX_DATA;
+		f.limit.max = ri->max_data;
+		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
+	}
+	if (ri->stream_update) {
+		f.type = QUIC_FRAME_MAX_STREAM_DATA;
+		f.limit.id = ri->stream_id;
+		f.limit.max = ri->max_stream_data;
+		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
+	}
+	if (ri->conn_update || ri->stream_update)
+		quic_xmit(sk);
+}
+
+/**
+ * quic_recvmsg - recvmsg() on a QUIC socket
+ * @sk: the socket
+ * @msg: where the data and control messages go
+ * @len: room in @msg
+ * @flags: MSG_DONTWAIT honoured
+ * @addr_len: unused: the peer is fixed
+ *
+ * Return: bytes read; 0 once the connection was closed cleanly and
+ * nothing is left; or a negative errno: -ENOTCONN before connect(), -EAGAIN,
+ * the connection's error (ECONNRESET when the peer closed it with an
+ * error, ETIMEDOUT after the idle timeout, EPROTO after a protocol error).
+ */
+int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int *addr_len)
+{
+	struct quic_handshake_info hs;
+	struct quic_stream_info si;
+	struct quic_inq_rinfo ri;
+	long timeo;
+	int err;
+
+	lock_sock(sk);
+	if (quic_is_closed(sk) && !quic_inq_readable(quic_inq(sk)) && !sk->sk_err &&
+	    !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	err = quic_msg_wait_data(sk, &timeo);
+	if (err) {
+		err = err > 0 ? 0 : err;
+		goto out;
+	}
+
+	err = quic_inq_read(quic_inq(sk), quic_streams(sk), &msg->msg_iter, &ri);
+	if (err < 0)
+		goto out;
+	switch (ri.type) {
+	case QUIC_INQ_CRYPTO:
+		hs.crypto_level = ri.level;
+		put_cmsg(msg, SOL_QUIC, QUIC_HANDSHAKE_INFO, sizeof(hs), &hs);
+		break;
+	case QUIC_INQ_STREAM:
+		memset(&si, 0, sizeof(si));
+		si.stream_id = ri.stream_id;
+		si.stream_flags = ri.fin ? MSG_STREAM_FIN : 0;
+		put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
+		break;
+	default:
+		msg->msg_flags |= MSG_DATAGRAM;
+		if (ri.trunc)
+			msg->msg_flags |= MSG_TRUNC;
+		break;
+	}
+	quic_msg_read_updates(sk, &ri);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/**
+ * quic_inet_poll - poll() on a QUIC socket
+ * @file: the file
+ * @sock: the socket
+ * @wait: poll table
+ *
+ * Readable: data (or a client waiting in accept() for a listener);
+ * writable: the handshake is done and the send buffer has room; error and
+ * hang-up when the connection ended, as for TCP.
+ *
+ * Return: the event mask.
+ */
+__poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+	if (quic_is_listen(sk))
+		return list_empty(&quic_sk(sk)->requests) ? 0 : EPOLLIN | EPOLLRDNORM;
+
+	if (READ_ONCE(sk->sk_err) || !skb_queue_empty_lockless(&sk->sk_error_queue))
+		mask |= EPOLLERR;
+	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+		mask |= EPOLLRDHUP | EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(sk->sk_shutdown) == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	if (quic_inq_readable(quic_inq(sk)))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (quic_is_established(sk)) {
+		if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		else
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	}
+	return mask;
+}

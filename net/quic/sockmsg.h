@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC socket data calls: sendmsg(), recvmsg() and poll(), with the
+ * QUIC_HANDSHAKE_INFO and QUIC_STREAM_INFO control messages of the uapi.
+ */
+
+#ifndef __net_quic_sockmsg_h__
+#define __net_quic_sockmsg_h__
+
+#include <linux/net.h>
+#include <linux/poll.h>
+
+struct msghdr;
+struct sock;
+
+/* Largest CRYPTO message one sendmsg() takes: a TLS flight with a long
+ * certificate chain fits comfortably.
+ */
+#define QUIC_MSG_CRYPTO_MAX	(64 * 1024)
+
+int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
+int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int *addr_len);
+__poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait);
+
+#endif /* __net_quic_sockmsg_h__ */

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_conn: two in-kernel QUIC sockets talking over loopback.
+ *
+ * The TLS handshake is played by a stand-in that makes the calls a TLS
+ * library makes (RFC 9001 Section 4.1.3): it moves opaque "handshake
+ * messages" with sendmsg()/recvmsg() and QUIC_HANDSHAKE_INFO, exchanges the
+ * transport parameters through QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, and
+ * installs fixed traffic secrets with QUIC_SOCKOPT_CRYPTO_SECRET. The
+ * secrets are a test device; the kernel derives nothing from them but
+ * keys. Everything else, packets, protection, ACKs, flow control, is the
+ * real connection.
+ */
+
+#include <kunit/test.h>
+#include <linux/in.h>
+#include <net/sock.h>
+#include <uapi/linux/tls.h>
+
+#include "../socket.h"
+#include "util.h"
+
+#define CONN_TIMEO	(5 * HZ)
+
+struct conn_case {
+	const char *desc;
+	int family;
+	const char *ip;
+	u32 version;
+	u32 cipher;
+};
+
+static const struct conn_case conn_cases[] = {
+	{ "IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128 },
+	{ "IPv4 v1 AES-256-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_256 },
+	{ "IPv4 v1 AES-128-CCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_CCM_128 },
+	{ "IPv4 v1 ChaCha20-Poly1305", AF_INET, "127.0.0.1", QUIC_VERSION_V1,
+	  TLS_CIPHER_CHACHA20_POLY1305 },
+	{ "IPv4 v2 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V2, TLS_CIPHER_AES_GCM_128 },
+	{ "IPv6 v2 AES-256-GCM", AF_INET6, "::1", QUIC_VERSION_V2, TLS_CIPHER_AES_GCM_256 },
+	{ "IPv6 v1 ChaCha20-Poly1305", AF_INET6, "::1", QUIC_VERSION_V1,
+	  TLS_CIPHER_CHACHA20_POLY1305 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(conn_case, conn_cases, desc);
+
+struct conn_pair {
+	struct socket *lsock;
+	struct socket *client;
+	struct socket *server;
+};
+
+static void conn_addr(union quic_addr *a, int family, const char *ip, u16 port)
+{
+	if (family == AF_INET6)
+		quic_kunit_addr6(a, ip, port);
+	else
+		quic_kunit_addr4(a, ip, port);
+}
+
+static int conn_addr_len(int family)
+{
+	return family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+}
+
+static int conn_send(struct socket *sock, int type, const void *ctl, size_t ctl_len,
+		     const void *data, size_t len, int flags)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
+	struct kvec iov = { .iov_base = (void *)data, .iov_len = len };
+	struct msghdr msg = { .msg_flags = flags };
+	struct cmsghdr *cmsg;
+
+	if (ctl) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = CMSG_SPACE(ctl_len);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_QUIC;
+		cmsg->cmsg_type = type;
+		cmsg->cmsg_len = CMSG_LEN(ctl_len);
+		memcpy(CMSG_DATA(cmsg), ctl, ctl_len);
+	}
+	return kernel_sendmsg(sock, &msg, &iov, 1, len);
+}
+
+static int conn_send_crypto(struct socket *sock, u8 level, const void *data, size_t len)
+{
+	struct quic_handshake_info hi = { .crypto_level = level };
+
+	return conn_send(sock, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), data, len, 0);
+}
+
+static int conn_send_stream(struct socket *sock, s64 id, u32 flags, const void *data,
+			    size_t len)
+{
+	struct quic_stream_info si = { .stream_id = id, .stream_flags = flags };
+
+	return conn_send(sock, QUIC_STREAM_INFO, &si, sizeof(si), data, len, 0);
+}
+
+/* One recvmsg(); @type/@ctl: the control message expected and its content. */
+static int conn_recv(struct socket *sock, int type, void *ctl, size_t ctl_len, void *data,
+		     size_t len)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
+	struct kvec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr msg = {};
+	struct cmsghdr *cmsg;
+	int ret;
+
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, 0);
+	if (ret < 0)
+		return ret;
+	/* End of file: no control message was written. */
+	if (!ret && msg.msg_controllen == sizeof(cbuf))
+		return 0;
+	cmsg = (struct cmsghdr *)cbuf;
+	if (cmsg->cmsg_level != SOL_QUIC || cmsg->cmsg_type != type ||
+	    cmsg->cmsg_len != CMSG_LEN(ctl_len))
+		return -EBADMSG;
+	memcpy(ctl, CMSG_DATA(cmsg), ctl_len);
+	return ret;
+}
+
+/* Read CRYPTO bytes of @level until @len arrived. */
+static int conn_recv_crypto(struct socket *sock, u8 level, u8 *data, size_t len)
+{
+	struct quic_handshake_info hi;
+	size_t got = 0;
+	int ret;
+
+	while (got < len) {
+		ret = conn_recv(sock, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), data + got, len - got);
+		if (ret <= 0)
+			return ret ?: -EPIPE;
+		if (hi.crypto_level != level)
+			return -EBADMSG;
+		got += ret;
+	}
+	return 0;
+}
+
+static int conn_secret(struct socket *sock, u8 level, bool send, bool from_client, u32 cipher)
+{
+	struct quic_crypto_secret srt = { .send = send, .level = level, .type = cipher };
+
+	/* Each direction of each level has its own fixed secret. */
+	memset(srt.secret, 0x10 * level + (from_client ? 1 : 2), sizeof(srt.secret));
+	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CRYPTO_SECRET, &srt, sizeof(srt));
+}
+
+/* Both ends' secrets for @level: the client sends with the client secret. */
+static int conn_secrets(struct socket *sock, bool client, u8 level, u32 cipher)
+{
+	int err;
+
+	err = conn_secret(sock, level, true, client, cipher);
+	if (!err)
+		err = conn_secret(sock, level, false, !client, cipher);
+	return err;
+}
+
+static int conn_params_to(struct socket *from, struct socket *to)
+{
+	unsigned int len = 1024;
+	u8 *buf;
+	int err;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = quic_kernel_getsockopt(from->sk, QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, buf, &len);
+	if (!err)
+		err = quic_kernel_setsockopt(to->sk, QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, buf, len);
+	kfree(buf);
+	return err;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(conn_sock_release, sock_release, struct socket *);
+
+/*
+ * The stand-in handshake, in the order a TLS 1.3 handshake moves:
+ * ClientHello (Initial) -> ServerHello (Initial), EncryptedExtensions to
+ * Finished (Handshake) -> client Finished (Handshake); the client installs
+ * its 1-RTT keys after the server's Finished, the server after the
+ * client's Finished.
+ */
+static void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
+			   struct conn_pair *p)
+{
+	static const char chlo[] = "client hello: a stand-in for TLS";
+	static const char shlo[] = "server hello";
+	static const char sfin[] = "encrypted extensions .. server finished";
+	static const char cfin[] = "client finished";
+	struct quic_config cfg = { .version = c->version };
+	union quic_addr a;
+	u8 buf[64];
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM, IPPROTO_QUIC,
+					       &p->lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->lsock), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM, IPPROTO_QUIC,
+					       &p->client), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->client), 0);
+	p->lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->client->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->client->sk->sk_sndtimeo = CONN_TIMEO;
+
+	conn_addr(&a, c->family, c->ip, port);
+	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
+						     sizeof(cfg)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(p->client, &a.sa, conn_addr_len(c->family), 0), 0);
+
+	/* ClientHello in the client's Initial; the server accepts it. */
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->client, QUIC_CRYPTO_INITIAL, chlo,
+					       sizeof(chlo)), sizeof(chlo));
+	KUNIT_ASSERT_EQ(test, kernel_accept(p->lsock, &p->server, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->server), 0);
+	p->server->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->server->sk->sk_sndtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)),
+			0);
+	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
+
+	/* The server's flight: its parameters travel in EncryptedExtensions. */
+	KUNIT_ASSERT_EQ(test, conn_params_to(p->client, p->server), 0);
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->server, false, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_INITIAL, shlo,
+					       sizeof(shlo)), sizeof(shlo));
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_HANDSHAKE, sfin,
+					       sizeof(sfin)), sizeof(sfin));
+
+	/* The client reads it, finishes, and has its 1-RTT keys. */
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->client, QUIC_CRYPTO_INITIAL, buf, sizeof(shlo)),
+			0);
+	KUNIT_ASSERT_MEMEQ(test, buf, shlo, sizeof(shlo));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->client, true, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->client, QUIC_CRYPTO_HANDSHAKE, buf,
+					       sizeof(sfin)), 0);
+	KUNIT_ASSERT_MEMEQ(test, buf, sfin, sizeof(sfin));
+	KUNIT_ASSERT_EQ(test, conn_params_to(p->server, p->client), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->client, QUIC_CRYPTO_HANDSHAKE, cfin,
+					       sizeof(cfin)), sizeof(cfin));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->client, true, QUIC_CRYPTO_APP, c->cipher), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p->client->sk));
+
+	/* The server verifies the client's Finished: handshake complete. */
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_HANDSHAKE, buf,
+					       sizeof(cfin)), 0);
+	KUNIT_ASSERT_MEMEQ(test, buf, cfin, sizeof(cfin));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->server, false, QUIC_CRYPTO_APP, c->cipher), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p->server->sk));
+}
+
+static u8 *conn_pattern(struct kunit *test, size_t len, u8 seed)
+{
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	size_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < len; i++)
+		buf[i] = seed + i * 7 + (i >> 9);
+	return buf;
+}
+
+/* Receive stream @id until its FIN, checking every byte against @want. */
+static void conn_expect_stream(struct kunit *test, struct socket *sock, s64 id, const u8 *want,
+			       size_t len)
+{
+	u8 *got = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	struct quic_stream_info si;
+	size_t n = 0;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	for (;;) {
+		ret = conn_recv(sock, QUIC_STREAM_INFO, &si, sizeof(si), got + n, len + 1 - n);
+		KUNIT_ASSERT_GE_MSG(test, ret, 0, "recvmsg after %zu of %zu bytes", n, len);
+		KUNIT_ASSERT_EQ(test, si.stream_id, id);
+		n += ret;
+		if (si.stream_flags & MSG_STREAM_FIN)
+			break;
+		KUNIT_ASSERT_GT_MSG(test, ret, 0, "no FIN after %zu bytes", n);
+	}
+	KUNIT_ASSERT_EQ(test, n, len);
+	KUNIT_EXPECT_MEMEQ(test, got, want, len);
+}
+
+/* RFC 9001 Section 4: the handshake completes for each cipher suite and
+ * version, then stream data flows both ways, byte-exact.
+ */
+static void conn_handshake_then_data_both_ways(struct kunit *test)
+{
+	const struct conn_case *c = test->param_value;
+	const size_t len = 20000;
+	struct conn_pair p = {};
+	u8 *up, *down;
+
+	conn_handshake(test, c, 63001, &p);
+	up = conn_pattern(test, len, 1);
+	down = conn_pattern(test, len, 2);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, up,
+					       len), len);
+	conn_expect_stream(test, p.server, 0, up, len);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 0, MSG_STREAM_FIN, down, len), len);
+	conn_expect_stream(test, p.client, 0, down, len);
+}
+
+static void conn_several_streams_each_way(struct kunit *test)
+{
+	const struct conn_case *c = &conn_cases[0];
+	const size_t len = 3000;
+	struct conn_pair p = {};
+	u8 *data[4];
+	int i;
+
+	conn_handshake(test, c, 63002, &p);
+	for (i = 0; i < 4; i++) {
+		data[i] = conn_pattern(test, len, 10 + i);
+		/* Client bidirectional streams are 0, 4, 8, 12. */
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 4 * i,
+						       MSG_STREAM_NEW | MSG_STREAM_FIN,
+						       data[i], len), len);
+	}
+	for (i = 0; i < 4; i++)
+		conn_expect_stream(test, p.server, 4 * i, data[i], len);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 4 * i, MSG_STREAM_FIN,
+						       data[3 - i], len), len);
+	for (i = 0; i < 4; i++)
+		conn_expect_stream(test, p.client, 4 * i, data[3 - i], len);
+}
+
+/* RFC 9000 Section 10.2: the peer of a closed connection learns of it. */
+static void conn_close_reaches_the_peer(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 buf[8];
+
+	conn_handshake(test, &conn_cases[0], 63003, &p);
+	kunit_release_action(test, conn_sock_release, p.client);
+	KUNIT_EXPECT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.server->sk));
+}
+
+static int conn_suite_init(struct kunit_suite *suite)
+{
+	return quic_kunit_loopback_up();
+}
+
+static void conn_suite_exit(struct kunit_suite *suite)
+{
+	quic_path_flush();
+	quic_kunit_loopback_down();
+}
+
+static struct kunit_case conn_test_cases[] = {
+	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
+	KUNIT_CASE(conn_several_streams_each_way),
+	KUNIT_CASE(conn_close_reaches_the_peer),
+	{}
+};
+
+static struct kunit_suite conn_suite = {
+	.name = "quic_conn",
+	.suite_init = conn_suite_init,
+	.suite_exit = conn_suite_exit,
+	.test_cases = conn_test_cases,
+};
+
+kunit_test_suite(conn_suite);

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC packet transmission.
+ *
+ * quic_xmit() builds datagrams until the send queue, the congestion window
+ * or the anti-amplification limit stops it. Each datagram holds one packet
+ * per encryption level at most, in the order Initial, Handshake, 0-RTT,
+ * 1-RTT (RFC 9000 Section 12.2: coalescing); the send queue (outqueue.c)
+ * writes each payload, this file the header around it and the packet
+ * protection (RFC 9001 Section 5). Every datagram carrying an Initial
+ * packet is padded to 1200 bytes (RFC 9000 Section 14.1; a server pads
+ * its ACK-only Initials too, which costs a little of its amplification
+ * budget but keeps one rule).
+ *
+ * Context: the socket is owned by the caller (lock_sock() or the receive
+ * path under bh_lock_sock()); nothing here sleeps.
+ */
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/sock.h>
+
+#include "connection.h"
+#include "packet.h"
+#include "socket.h"
+#include "transmit.h"
+
+/* Packet Number field length we always write: the longest, so that the
+ * header length is known before the payload (RFC 9000 Section 17.1 allows
+ * any length the peer can decode).
+ */
+#define QUIC_XMIT_PN_LEN	4
+/* Bytes a long header's Length field is written on: up to 16383. */
+#define QUIC_XMIT_LEN_SIZE	2
+
+static u8 quic_xmit_packet_type(u8 level)
+{
+	switch (level) {
+	case QUIC_CRYPTO_INITIAL:
+		return QUIC_PACKET_INITIAL;
+	case QUIC_CRYPTO_HANDSHAKE:
+		return QUIC_PACKET_HANDSHAKE;
+	case QUIC_CRYPTO_EARLY:
+		return QUIC_PACKET_0RTT;
+	default:
+		return QUIC_PACKET_1RTT;
+	}
+}
+
+/* The header of the next packet of @level, Packet Number and Length left
+ * to be filled in.
+ */
+static void quic_xmit_header(struct sock *sk, u8 level, struct quic_packet_hdr *hdr)
+{
+	struct quic_conn_id_entry *dcid = quic_conn_id_active(quic_dest(sk));
+	struct quic_conn_id_entry *scid = quic_conn_id_active(quic_source(sk));
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->type = quic_xmit_packet_type(level);
+	hdr->fixed = 1;
+	hdr->version = quic_config(sk)->version;
+	hdr->pn_len = QUIC_XMIT_PN_LEN;
+	if (dcid)
+		hdr->dcid = dcid->id;
+	if (hdr->type == QUIC_PACKET_1RTT)
+		return;
+	hdr->len_size = QUIC_XMIT_LEN_SIZE;
+	hdr->length = hdr->pn_len;	/* the real value once the payload is known */
+	if (scid)
+		hdr->scid = scid->id;
+	/* RFC 9000 Section 17.2.2: only a client's Initials carry a token. */
+	if (hdr->type == QUIC_PACKET_INITIAL && !quic_paths(sk)->serv) {
+		hdr->token = quic_token(sk)->data;
+		hdr->token_len = quic_token(sk)->len;
+	}
+}
+
+/*
+ * Write one protected packet of @level at @buf, at most @room bytes, at
+ * least @min_len when anything is sent. Return: its length, 0 when the
+ * level has nothing to send or no room, or a negative errno.
+ */
+static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 min_len,
+			    u64 now)
+{
+	struct quic_crypto *crypto = quic_crypto(sk, level);
+	struct quic_crypto_pkt pkt = {};
+	struct quic_packet_hdr hdr;
+	struct quic_outq_tx tx = {};
+	u32 hlen, tag, left;
+	u8 *p;
+	int err;
+
+	quic_xmit_header(sk, level, &hdr);
+	err = quic_packet_hdr_len(&hdr);
+	if (err < 0)
+		return err;
+	hlen = err;
+	tag = quic_crypto_tag_len(crypto, hdr.type != QUIC_PACKET_1RTT);
+	/* Header protection samples 16 bytes after the 4-byte Packet Number
+	 * (RFC 9001 Section 5.4.2): the AEAD tag alone covers that.
+	 */
+	if (room < hlen + tag + QUIC_HP_SAMPLE_LEN)
+		return 0;
+
+	tx.level = level;
+	tx.buf = buf + hlen;
+	tx.room = room - hlen - tag;
+	tx.overhead = hlen + tag;
+	tx.min_len = min_len > hlen + tag ? min_len - hlen - tag : 0;
+	if (!tag && tx.min_len < QUIC_HP_SAMPLE_LEN)
+		tx.min_len = QUIC_HP_SAMPLE_LEN;
+	tx.now = now;
+	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);
+	if (err || !tx.len)
+		return err;
+
+	hdr.pn = tx.pn;
+	hdr.length = hdr.pn_len + tx.len + tag;
+	p = buf;
+	left = hlen;
+	err = quic_packet_build(&p, &left, &hdr);
+	if (err)
+		return err;
+
+	pkt.len = hlen + tx.len + tag;
+	pkt.pn_offset = hlen - hdr.pn_len;
+	pkt.number = tx.pn;
+	err = quic_crypto_encrypt_buf(crypto, buf, &pkt);
+	if (err) {
+		/* Recorded as sent: loss detection repairs it later. */
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_ENCDROP);
+		return err;
+	}
+	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_ENCFASTPATHS);
+	return pkt.len;
+}
+
+/* Levels whose send keys exist, in coalescing order. 0-RTT only until the
+ * 1-RTT keys replace it (RFC 9001 Section 4.6.1).
+ */
+static bool quic_xmit_level_usable(struct sock *sk, u8 level)
+{
+	if (!quic_crypto(sk, level)->tx.ready)
+		return false;
+	if (level == QUIC_CRYPTO_EARLY)
+		return !quic_crypto(sk, QUIC_CRYPTO_APP)->tx.ready;
+	return true;
+}
+
+static const u8 quic_xmit_levels[] = {
+	QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_EARLY, QUIC_CRYPTO_APP,
+};
+
+/* Build and send one datagram. Return: its length, 0 when nothing was sent. */
+static int quic_xmit_datagram(struct sock *sk, u64 now)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	u32 room = quic_cong_mss(quic_cong(sk));
+	u32 used = 0, headroom, min_len;
+	bool hs_sent = false;
+	struct sk_buff *skb;
+	int i, n;
+	u8 *buf;
+
+	/* RFC 9000 Section 8.1: three times what the client sent, until its
+	 * address is validated.
+	 */
+	if (!paths->validated) {
+		u64 ampl = quic_path_ampl_room(paths);
+
+		if (ampl < room)
+			room = ampl;
+		quic_outq_set_amp_limited(quic_outq(sk), room < QUIC_MIN_UDP_PAYLOAD);
+		if (room < QUIC_MIN_UDP_PAYLOAD)
+			return 0;
+	}
+
+	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	skb = alloc_skb(headroom + room, GFP_ATOMIC);
+	if (!skb)
+		return 0;
+	skb_reserve(skb, headroom);
+	buf = skb->data;
+
+	for (i = 0; i < ARRAY_SIZE(quic_xmit_levels); i++) {
+		u8 level = quic_xmit_levels[i];
+
+		if (!quic_xmit_level_usable(sk, level))
+			continue;
+		min_len = 0;
+		if (level == QUIC_CRYPTO_INITIAL && used < QUIC_MIN_UDP_PAYLOAD)
+			min_len = QUIC_MIN_UDP_PAYLOAD - used;
+		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, now);
+		if (n <= 0)
+			continue;
+		used += n;
+		if (level == QUIC_CRYPTO_HANDSHAKE)
+			hs_sent = true;
+	}
+	if (!used) {
+		kfree_skb(skb);
+		return 0;
+	}
+	skb_put(skb, used);
+
+	if (!paths->validated)
+		quic_path_ampl_send(paths, used);
+	if (quic_flow_route(sk, quic_path_daddr(paths, 0), quic_path_saddr(paths, 0),
+			    &paths->fl) < 0) {
+		kfree_skb(skb);
+		return used;
+	}
+	skb->ignore_df = 0;
+	quic_lower_xmit(sk, skb, quic_path_daddr(paths, 0), &paths->fl, 0);
+
+	/* RFC 9001 Section 4.9.1: a client drops its Initial keys when it
+	 * first sends a Handshake packet.
+	 */
+	if (hs_sent && !paths->serv)
+		quic_conn_discard_level(sk, QUIC_CRYPTO_INITIAL);
+	return used;
+}
+
+/**
+ * quic_xmit_timers_update - arm the loss detection timer for what is in flight
+ * @sk: the socket, owned by the caller
+ */
+void quic_xmit_timers_update(struct sock *sk)
+{
+	u64 now = quic_time_us(), expiry;
+	u8 level;
+
+	expiry = quic_outq_loss_timer(quic_outq(sk), now, &level);
+	if (!expiry) {
+		quic_timer_stop(quic_timers(sk), QUIC_TIMER_LOSS);
+		return;
+	}
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_LOSS, expiry > now ? expiry - now : 0);
+}
+
+/**
+ * quic_xmit - send what the queues, windows and limits allow
+ * @sk: the socket, owned by the caller
+ *
+ * Sends up to %QUIC_XMIT_BURST datagrams, then re-arms the loss detection
+ * timer. Nothing is sent on a closed or listening socket.
+ */
+void quic_xmit(struct sock *sk)
+{
+	u64 now = quic_time_us();
+	int i;
+
+	if (!quic_is_establishing(sk) && !quic_is_established(sk))
+		return;
+	for (i = 0; i < QUIC_XMIT_BURST; i++) {
+		if (quic_xmit_datagram(sk, now) <= 0)
+			break;
+	}
+	quic_xmit_timers_update(sk);
+}
+
+/**
+ * quic_xmit_close - send CONNECTION_CLOSE at every level the peer may read
+ * @sk: the socket, owned by the caller
+ * @errcode: transport or application error code
+ * @frame_type: transport errors: the frame type that caused it, or 0
+ * @app: @errcode is an application error (frame type 0x1d)
+ *
+ * RFC 9000 Section 10.2.3: before the handshake is confirmed the peer may
+ * lack 1-RTT keys, so the frame goes in every packet type we have keys
+ * for, and an application close becomes APPLICATION_ERROR (0x0c) outside
+ * 1-RTT packets, where frame type 0x1d is not allowed.
+ */
+void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app)
+{
+	struct quic_frame f = {};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(quic_xmit_levels); i++) {
+		u8 l = quic_xmit_levels[i];
+
+		if (l == QUIC_CRYPTO_EARLY || !quic_crypto(sk, l)->tx.ready)
+			continue;
+		memset(&f, 0, sizeof(f));
+		if (app && l == QUIC_CRYPTO_APP) {
+			f.type = QUIC_FRAME_CONNECTION_CLOSE_APP;
+			f.close.errcode = errcode;
+		} else {
+			f.type = QUIC_FRAME_CONNECTION_CLOSE;
+			f.close.errcode = app ? QUIC_TRANSPORT_ERROR_APPLICATION : errcode;
+			f.close.frame_type = app ? 0 : frame_type;
+		}
+		if (!quic_outq_ctrl_append(quic_outq(sk), l, &f, GFP_ATOMIC))
+			QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_OUTCLOSES);
+	}
+	quic_xmit(sk);
+}
+
+static void quic_xmit_loss_fire(struct sock *sk)
+{
+	u8 level;
+
+	quic_outq_loss_timeout(quic_outq(sk), quic_time_us(), &level);
+	quic_xmit(sk);
+}
+
+static void quic_xmit_ack_fire(struct sock *sk)
+{
+	quic_xmit(sk);
+}
+
+/* RFC 9000 Section 10.1: the connection is silently closed. */
+static void quic_xmit_idle_fire(struct sock *sk)
+{
+	if (quic_is_establishing(sk) || quic_is_established(sk))
+		quic_conn_closed(sk, ETIMEDOUT);
+}
+
+/* Expiry handlers of every socket's timers (timer.c): softirq, socket
+ * spinlock held, or release_sock() of the owner.
+ */
+const struct quic_timer_ops quic_xmit_timer_ops = {
+	.fire = {
+		[QUIC_TIMER_LOSS]	= quic_xmit_loss_fire,
+		[QUIC_TIMER_ACK]	= quic_xmit_ack_fire,
+		[QUIC_TIMER_IDLE]	= quic_xmit_idle_fire,
+	},
+};

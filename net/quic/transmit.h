@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * QUIC packet transmission: turning the send queue into protected
+ * packets, coalesced into UDP datagrams (RFC 9000 Sections 12.2, 14 and
+ * 17, RFC 9001 Section 5), within the anti-amplification limit (RFC 9000
+ * Section 8.1), and the timers that drive it.
+ */
+
+#ifndef __net_quic_transmit_h__
+#define __net_quic_transmit_h__
+
+#include <linux/ktime.h>
+#include <linux/types.h>
+
+#include "timer.h"
+
+struct sock;
+
+/* Datagrams sent by one quic_xmit() call at most, so that a receive in
+ * softirq context does not transmit without bound.
+ */
+#define QUIC_XMIT_BURST		16
+
+/* The clock every protocol computation of a socket uses, microseconds. */
+static inline u64 quic_time_us(void)
+{
+	return ktime_to_us(ktime_get());
+}
+
+void quic_xmit(struct sock *sk);
+void quic_xmit_timers_update(struct sock *sk);
+void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app);
+
+extern const struct quic_timer_ops quic_xmit_timer_ops;
+
+#endif /* __net_quic_transmit_h__ */
