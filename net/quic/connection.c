@@ -105,6 +105,20 @@ void quic_conn_free(struct sock *sk)
 	quic_path_free(sk, &qs->paths, 1);
 }
 
+/* The receive queue's memory bound: SO_RCVBUF, but never below twice the
+ * connection window we advertise, so that out-of-order data the peer may
+ * legitimately send cannot fill the buffer and keep out the bytes that
+ * would let the application read (chunk headers are charged too).
+ */
+static void quic_conn_rcvbuf(struct sock *sk)
+{
+	u64 window = quic_local_param(sk)->max_data;
+
+	quic_inq_set_max_data(quic_inq(sk), window);
+	quic_inq_set_rcvbuf(quic_inq(sk), max_t(u64, READ_ONCE(sk->sk_rcvbuf),
+						min_t(u64, 2 * window, U32_MAX)));
+}
+
 /* Bind the active path to @a (port 0: pick one); on failure nothing changes. */
 static int quic_conn_bind_path(struct sock *sk, const union quic_addr *a)
 {
@@ -252,7 +266,7 @@ int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
 					       c->version, false);
 	if (err)
 		goto out_reset;
-	quic_inq_set_max_data(quic_inq(sk), quic_local_param(sk)->max_data);
+	quic_conn_rcvbuf(sk);
 	quic_conn_apply_remote(sk);
 
 	quic_set_state(sk, QUIC_SS_ESTABLISHING);
@@ -592,7 +606,7 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 	quic_config(newsk)->version = req->version;
 
 	quic_outq(newsk)->is_serv = 1;
-	quic_inq_set_max_data(quic_inq(newsk), quic_local_param(newsk)->max_data);
+	quic_conn_rcvbuf(newsk);
 	quic_conn_apply_remote(newsk);
 
 	quic_set_state(newsk, QUIC_SS_ESTABLISHING);

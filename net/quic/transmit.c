@@ -16,6 +16,7 @@
  * path under bh_lock_sock()); nothing here sleeps.
  */
 
+#include <kunit/static_stub.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
@@ -137,6 +138,24 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	return pkt.len;
 }
 
+/**
+ * quic_xmit_drop - whether a datagram is lost on its way out (test hook)
+ * @sk: the sending socket
+ * @skb: the datagram, skb->data at its first QUIC packet
+ *
+ * A KUnit case redirects this function (a static stub, active only in the
+ * test's own thread) to lose chosen datagrams after they were recorded as
+ * sent, so that loss recovery is exercised on a real connection.
+ *
+ * Return: false.
+ */
+VISIBLE_IF_QUIC_KUNIT bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
+{
+	KUNIT_STATIC_STUB_REDIRECT(quic_xmit_drop, sk, skb);
+	return false;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_drop);
+
 /* Levels whose send keys exist, in coalescing order. 0-RTT only until the
  * 1-RTT keys replace it (RFC 9001 Section 4.6.1).
  */
@@ -209,6 +228,10 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 		quic_path_ampl_send(paths, used);
 	if (quic_flow_route(sk, quic_path_daddr(paths, 0), quic_path_saddr(paths, 0),
 			    &paths->fl) < 0) {
+		kfree_skb(skb);
+		return used;
+	}
+	if (quic_xmit_drop(sk, skb)) {
 		kfree_skb(skb);
 		return used;
 	}

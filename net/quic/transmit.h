@@ -33,4 +33,9 @@ void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app);
 
 extern const struct quic_timer_ops quic_xmit_timer_ops;
 
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+struct sk_buff;
+bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb);
+#endif
+
 #endif /* __net_quic_transmit_h__ */

@@ -12,12 +12,16 @@
  * real connection.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/in.h>
+#include <linux/unaligned.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
+#include "../packet.h"
 #include "../socket.h"
+#include "../transmit.h"
 #include "util.h"
 
 #define CONN_TIMEO	(5 * HZ)
@@ -350,6 +354,163 @@ static void conn_close_reaches_the_peer(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.server->sk));
 }
 
+/*
+ * Loss on the way: datagrams of one endpoint whose first packet has a
+ * given type are dropped after being recorded as sent, @skip of them let
+ * through first, then @count dropped.
+ */
+struct conn_drop {
+	bool serv;
+	u8 type;
+	int skip;
+	int count;
+	int dropped;
+};
+
+static struct conn_drop conn_drop;
+
+static u8 conn_first_packet_type(const struct sk_buff *skb)
+{
+	const u8 *p = skb->data;
+	u32 version;
+	int type;
+
+	if (!(p[0] & QUIC_HDR_FORM_LONG))
+		return QUIC_PACKET_1RTT;
+	version = get_unaligned_be32(p + 1);
+	type = quic_packet_type_from_wire(version, (p[0] & QUIC_HDR_LONG_TYPE_MASK) >>
+					  QUIC_HDR_LONG_TYPE_SHIFT);
+	return type < 0 ? QUIC_PACKET_TYPE_MAX : type;
+}
+
+static bool conn_drop_stub(struct sock *sk, struct sk_buff *skb)
+{
+	struct conn_drop *d = &conn_drop;
+
+	if (quic_paths(sk)->serv != d->serv || conn_first_packet_type(skb) != d->type)
+		return false;
+	if (d->skip) {
+		d->skip--;
+		return false;
+	}
+	if (!d->count)
+		return false;
+	d->count--;
+	d->dropped++;
+	return true;
+}
+
+static void conn_drop_arm(struct kunit *test, bool serv, u8 type, int skip, int count)
+{
+	conn_drop = (struct conn_drop){ .serv = serv, .type = type, .skip = skip,
+					.count = count };
+	kunit_activate_static_stub(test, quic_xmit_drop, conn_drop_stub);
+}
+
+static void conn_transfer_up_and_down(struct kunit *test, struct conn_pair *p, s64 id,
+				      size_t len)
+{
+	u8 *up = conn_pattern(test, len, 3), *down = conn_pattern(test, len, 4);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, id, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       up, len), len);
+	conn_expect_stream(test, p->server, id, up, len);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->server, id, MSG_STREAM_FIN, down, len), len);
+	conn_expect_stream(test, p->client, id, down, len);
+}
+
+/* RFC 9002 Section 6.2: the lost first Initial is sent again on PTO. */
+static void conn_survives_lost_client_initial(struct kunit *test)
+{
+	struct conn_pair p = {};
+
+	conn_drop_arm(test, false, QUIC_PACKET_INITIAL, 0, 1);
+	conn_handshake(test, &conn_cases[0], 63010, &p);
+	KUNIT_EXPECT_EQ(test, conn_drop.dropped, 1);
+	conn_transfer_up_and_down(test, &p, 0, 5000);
+}
+
+static void conn_survives_lost_server_handshake_flight(struct kunit *test)
+{
+	struct conn_pair p = {};
+
+	conn_drop_arm(test, true, QUIC_PACKET_HANDSHAKE, 0, 1);
+	conn_handshake(test, &conn_cases[4], 63011, &p);
+	KUNIT_EXPECT_EQ(test, conn_drop.dropped, 1);
+	conn_transfer_up_and_down(test, &p, 0, 5000);
+}
+
+/* RFC 9002 Section 6.1: later packets acknowledged reveal the lost ones,
+ * whose frames are sent again (RFC 9000 Section 13.3).
+ */
+static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
+{
+	const size_t len = 100000;
+	struct conn_pair p = {};
+	u8 *up;
+
+	conn_handshake(test, &conn_cases[0], 63012, &p);
+	up = conn_pattern(test, len, 5);
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 3, 20);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       up, len), len);
+	conn_expect_stream(test, p.server, 0, up, len);
+	KUNIT_EXPECT_EQ(test, conn_drop.dropped, 20);
+}
+
+/* Hostile datagrams to both ends of a live connection: random bytes,
+ * and packets carrying the connection's own IDs but not its keys. Each
+ * is dropped (RFC 9001 Section 5.5: a packet that fails authentication
+ * is discarded) and the connection carries on.
+ */
+static void conn_drops_forged_datagrams(struct kunit *test)
+{
+	unsigned long decdrop = quic_mib_read(&init_net, QUIC_MIB_PKT_DECDROP);
+	const struct quic_conn_id *scid, *dcid;
+	struct conn_pair p = {};
+	struct socket *udp = NULL;
+	union quic_addr to;
+	struct msghdr msg;
+	struct kvec iov;
+	u8 *buf;
+	int i;
+
+	conn_handshake(test, &conn_cases[0], 63013, &p);
+	buf = kunit_kzalloc(test, 1400, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+					       &udp), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, udp), 0);
+	dcid = &quic_conn_id_active(quic_dest(p.client->sk))->id;
+	scid = &quic_conn_id_active(quic_source(p.client->sk))->id;
+
+	for (i = 0; i < 64; i++) {
+		bool to_server = i & 1;
+		u32 len = 1 + get_random_u32_below(1300);
+
+		get_random_bytes(buf, len);
+		if (i % 4 >= 2 && len > 30) {
+			/* A short header naming the receiver's own ID. */
+			buf[0] = 0x40 | (buf[0] & 0x1f);
+			memcpy(buf + 1, to_server ? dcid->data : scid->data, 8);
+		}
+		to = *quic_path_daddr(quic_paths(p.client->sk), 0);
+		if (!to_server)
+			to = *quic_path_saddr(quic_paths(p.client->sk), 0);
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_name = &to;
+		msg.msg_namelen = sizeof(to.v4);
+		iov.iov_base = buf;
+		iov.iov_len = len;
+		KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), len);
+	}
+
+	KUNIT_EXPECT_GT(test, quic_mib_read(&init_net, QUIC_MIB_PKT_DECDROP), decdrop);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
+	conn_transfer_up_and_down(test, &p, 0, 5000);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -365,6 +526,10 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
 	KUNIT_CASE(conn_close_reaches_the_peer),
+	KUNIT_CASE_SLOW(conn_survives_lost_client_initial),
+	KUNIT_CASE_SLOW(conn_survives_lost_server_handshake_flight),
+	KUNIT_CASE_SLOW(conn_survives_burst_of_lost_1rtt_packets),
+	KUNIT_CASE(conn_drops_forged_datagrams),
 	{}
 };
 
