@@ -606,6 +606,8 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 	quic_config(newsk)->version = req->version;
 
 	quic_outq(newsk)->is_serv = 1;
+	/* RFC 9002 Appendix A.8: a server takes its own address as validated. */
+	quic_outq_set_peer_validated(quic_outq(newsk));
 	quic_conn_rcvbuf(newsk);
 	quic_conn_apply_remote(newsk);
 

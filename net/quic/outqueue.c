@@ -330,16 +330,11 @@ int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const
 	struct quic_outq_stream *os;
 	struct quic_outq_frame *fr;
 	bool created = false;
+	int err;
 
-	switch (s->send.state) {
-	case QUIC_STREAM_SEND_STATE_READY:
-	case QUIC_STREAM_SEND_STATE_SEND:
-		break;
-	case QUIC_STREAM_STATE_NONE:
-		return -EINVAL;
-	default:
-		return -EPIPE;
-	}
+	err = quic_stream_send_writable(s);
+	if (err)
+		return err;
 	if (!len && !fin)
 		return 0;
 

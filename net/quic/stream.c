@@ -506,15 +506,11 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_recv_set_state);
  */
 int quic_stream_send_data(struct quic_stream *s, u64 len, bool fin)
 {
-	switch (s->send.state) {
-	case QUIC_STREAM_SEND_STATE_READY:
-	case QUIC_STREAM_SEND_STATE_SEND:
-		break;
-	case QUIC_STREAM_STATE_NONE:
-		return -EINVAL;
-	default:
-		return -EPIPE;
-	}
+	int err;
+
+	err = quic_stream_send_writable(s);
+	if (err)
+		return err;
 	if (len > quic_stream_send_credit(s))
 		return -EAGAIN;
 

@@ -197,6 +197,22 @@ static inline bool quic_stream_is_done(const struct quic_stream *s)
 		s->recv.state == QUIC_STREAM_RECV_STATE_RESET_READ);
 }
 
+/* Whether more data may be written to the sending part (Ready or Send).
+ * Return: 0, -EINVAL without a sending part, -EPIPE once finished or reset.
+ */
+static inline int quic_stream_send_writable(const struct quic_stream *s)
+{
+	switch (s->send.state) {
+	case QUIC_STREAM_SEND_STATE_READY:
+	case QUIC_STREAM_SEND_STATE_SEND:
+		return 0;
+	case QUIC_STREAM_STATE_NONE:
+		return -EINVAL;
+	default:
+		return -EPIPE;
+	}
+}
+
 /* Credit the peer leaves us on this stream. */
 static inline u64 quic_stream_send_credit(const struct quic_stream *s)
 {

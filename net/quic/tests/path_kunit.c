@@ -23,7 +23,6 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/quic.h>
-#include <linux/rtnetlink.h>
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/net_namespace.h>
@@ -1158,31 +1157,15 @@ static void path_pl_toobig_subtracts_ip_and_udp_headers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_plpmtud_state(pl), QUIC_PL_BASE);
 }
 
-static bool path_lo_opened;
-
 static int path_suite_init(struct kunit_suite *suite)
 {
-	struct net_device *lo = init_net.loopback_dev;
-	int err = 0;
-
-	rtnl_lock();
-	if (!(lo->flags & IFF_UP)) {
-		err = dev_open(lo, NULL);
-		path_lo_opened = !err;
-	}
-	rtnl_unlock();
-	return err;
+	return quic_kunit_loopback_up();
 }
 
 static void path_suite_exit(struct kunit_suite *suite)
 {
 	quic_path_flush();
-	if (!path_lo_opened)
-		return;
-	rtnl_lock();
-	dev_close(init_net.loopback_dev);
-	rtnl_unlock();
-	path_lo_opened = false;
+	quic_kunit_loopback_down();
 }
 
 static struct kunit_case path_cases[] = {
