@@ -72,6 +72,9 @@ static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct q
 	err = quic_outq_on_ack(quic_outq(sk), rp->level, f, delay, rp->now);
 	if (err)
 		return err;
+	/* Acknowledged data left the send buffer: wake a waiting writer. */
+	if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
+		sk->sk_write_space(sk);
 	if (rp->level == QUIC_CRYPTO_APP)
 		quic_crypto_pn_acked(quic_crypto(sk, QUIC_CRYPTO_APP), f->ack.largest);
 	return 0;

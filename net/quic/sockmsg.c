@@ -82,7 +82,7 @@ static int quic_msg_wait_room(struct sock *sk, long *timeo)
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
 		if (sk->sk_err) {
-			err = -sock_error(sk);
+			err = sock_error(sk);
 			break;
 		}
 		if (!quic_msg_alive(sk)) {
@@ -278,7 +278,7 @@ int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	if (err)
 		goto out;
 	if (sk->sk_err) {
-		err = -sock_error(sk);
+		err = sock_error(sk);
 		goto out;
 	}
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
@@ -303,7 +303,7 @@ static int quic_msg_wait_data(struct sock *sk, long *timeo)
 		if (quic_inq_readable(quic_inq(sk)))
 			break;
 		if (sk->sk_err) {
-			err = -sock_error(sk);
+			err = sock_error(sk);
 			break;
 		}
 		if (!quic_msg_alive(sk)) {

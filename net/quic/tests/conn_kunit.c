@@ -511,6 +511,39 @@ static void conn_drops_forged_datagrams(struct kunit *test)
 	conn_transfer_up_and_down(test, &p, 0, 5000);
 }
 
+/* RFC 9000 Section 4.2: more than the initial windows needs MAX_DATA and
+ * MAX_STREAM_DATA from the reader.
+ */
+static void conn_transfer_beyond_the_initial_windows(struct kunit *test)
+{
+	const size_t len = 3 * 1024 * 1024 / 2, chunk = 96 * 1024;
+	struct quic_stream_info si;
+	struct conn_pair p = {};
+	size_t off, got = 0;
+	u8 *data, *rbuf;
+	int ret;
+
+	conn_handshake(test, &conn_cases[0], 63014, &p);
+	data = conn_pattern(test, len, 6);
+	rbuf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	/* One thread plays both ends: write a piece, then read it all. */
+	for (off = 0; off < len; off += chunk) {
+		u32 flags = (off ? 0 : MSG_STREAM_NEW) | (off + chunk >= len ? MSG_STREAM_FIN : 0);
+
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, flags, data + off, chunk),
+				chunk);
+		while (got < off + chunk) {
+			ret = conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), rbuf + got,
+					len - got);
+			KUNIT_ASSERT_GT_MSG(test, ret, 0, "after %zu of %zu bytes", got, len);
+			got += ret;
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
+	KUNIT_EXPECT_MEMEQ(test, rbuf, data, len);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -530,6 +563,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_SLOW(conn_survives_lost_server_handshake_flight),
 	KUNIT_CASE_SLOW(conn_survives_burst_of_lost_1rtt_packets),
 	KUNIT_CASE(conn_drops_forged_datagrams),
+	KUNIT_CASE_SLOW(conn_transfer_beyond_the_initial_windows),
 	{}
 };
 
