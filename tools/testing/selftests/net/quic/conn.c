@@ -33,13 +33,6 @@
 #include "ktap.h"
 #include "netns.h"
 
-#ifndef IPPROTO_QUIC
-#define IPPROTO_QUIC	261
-#endif
-#ifndef SOL_QUIC
-#define SOL_QUIC	288
-#endif
-
 #define PORT		4433
 #define BIG		(1024 * 1024)
 #define SMALL		4096
