@@ -578,7 +578,10 @@ int quic_crypto_initial_keys_install(struct quic_crypto *crypto,
 	if (err)
 		goto out;
 
-	crypto->retry = crypto_alloc_aead("gcm(aes)", 0, 0);
+	/* Synchronous, like the packet transforms: a client checks a Retry's
+	 * tag in the receive path, where nothing may wait.
+	 */
+	crypto->retry = crypto_alloc_aead("gcm(aes)", 0, CRYPTO_ALG_ASYNC);
 	if (IS_ERR(crypto->retry)) {
 		err = PTR_ERR(crypto->retry);
 		crypto->retry = NULL;
@@ -1269,7 +1272,7 @@ struct quic_crypto_retry_req {
  * packet) with an empty plaintext, keyed per version (RFC 9001 Section 5.8,
  * RFC 9369 Section 3.3.3).
  *
- * Context: any; does not sleep unless the transform completes asynchronously.
+ * Context: any; never sleeps (the transform is a synchronous one).
  * Return: 0, -ENOKEY without Initial keys, -EINVAL for bad lengths, -EFAULT,
  * -ENOMEM or an errno from the crypto API.
  */
@@ -1318,7 +1321,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_retry_tag);
  * @len: length of @retry
  * @odcid: Destination Connection ID the client sent in its first Initial
  *
- * Context: any; does not sleep unless the transform completes asynchronously.
+ * Context: any; never sleeps (the transform is a synchronous one).
  * Return: 0 when the tag matches, -EBADMSG when not, -EINVAL for a packet
  * shorter than a tag, or an errno of quic_crypto_retry_tag().
  */
