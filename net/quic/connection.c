@@ -49,6 +49,7 @@ int quic_conn_init(struct sock *sk)
 	int i, err;
 
 	INIT_LIST_HEAD(&qs->requests);
+	quic_close_init(sk);
 	quic_conn_id_set_init(&qs->source, true, sock_net(sk), sk);
 	quic_conn_id_set_init(&qs->dest, false, sock_net(sk), sk);
 	quic_path_group_init(&qs->paths, &quic_conn_udp_ops, false);
@@ -91,6 +92,7 @@ void quic_conn_free(struct sock *sk)
 	int i;
 
 	quic_conn_requests_purge(sk);
+	quic_close_free(sk);
 	__skb_queue_purge(&qs->pending);
 	quic_outq_free(&qs->outq);
 	quic_inq_free(&qs->inq);

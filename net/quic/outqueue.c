@@ -161,7 +161,6 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_init);
  */
 void quic_outq_free(struct quic_outq *outq)
 {
-	struct quic_outq_stream *os, *otmp;
 	struct quic_outq_packet *pkt, *tmp;
 	int i;
 
@@ -178,11 +177,22 @@ void quic_outq_free(struct quic_outq *outq)
 		sp->eliciting = 0;
 		sp->probe = 0;
 	}
+	quic_outq_data_drop(outq);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_free);
+
+/**
+ * quic_outq_data_drop - drop every stream's queued data and every DATAGRAM
+ * @outq: the queue
+ */
+void quic_outq_data_drop(struct quic_outq *outq)
+{
+	struct quic_outq_stream *os, *otmp;
+
 	list_for_each_entry_safe(os, otmp, &outq->streams_list, node)
 		quic_outq_os_free(outq, os);
 	quic_outq_frames_free(outq, &outq->datagrams);
 }
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_free);
 
 /**
  * quic_outq_set_ack_delay_exponent - our ack_delay_exponent transport parameter

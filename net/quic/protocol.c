@@ -354,6 +354,10 @@ static __init int quic_init(void)
 	if (err)
 		goto err_pernet;
 
+	err = quic_close_wq_init();
+	if (err)
+		goto err_close_wq;
+
 	err = quic_protosw_init();
 	if (err)
 		goto err_protosw;
@@ -368,6 +372,8 @@ static __init int quic_init(void)
 err_sysctl:
 	quic_protosw_exit();
 err_protosw:
+	quic_close_wq_destroy();
+err_close_wq:
 	unregister_pernet_subsys(&quic_net_ops);
 err_pernet:
 	quic_hash_tables_destroy();
@@ -380,6 +386,7 @@ static __exit void quic_exit(void)
 {
 	unregister_net_sysctl_table(quic_sysctl_header);
 	quic_protosw_exit();
+	quic_close_wq_destroy();
 	unregister_pernet_subsys(&quic_net_ops);
 	quic_path_destroy();
 	quic_hash_tables_destroy();

@@ -46,15 +46,14 @@ struct quic_rcv_pkt {
  * @errcode: transport error code (RFC 9000 Section 20.1)
  * @frame_type: the frame type that caused it, or 0
  *
- * Sends CONNECTION_CLOSE and enters the closed state; the application
- * sees EPROTO on its next call.
+ * Sends CONNECTION_CLOSE and enters the closing state (close.c); the
+ * application sees EPROTO on its next call.
  */
 void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
 {
-	if (!quic_is_establishing(sk) && !quic_is_established(sk))
-		return;
-	quic_xmit_close(sk, errcode, frame_type, false);
-	quic_conn_closed(sk, EPROTO);
+	struct quic_close_info info = { .errcode = errcode, .frame = frame_type };
+
+	quic_close_immediate(sk, &info, EPROTO);
 }
 
 static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
@@ -155,11 +154,7 @@ static int quic_rcv_path_challenge(struct sock *sk, const struct quic_frame *f)
 static void quic_rcv_close(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
 {
 	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_INCLOSES);
-	quic_sk(sk)->peer_errcode = f->close.errcode;
-	/* RFC 9000 Section 10.2.2: draining, nothing more is sent. A close
-	 * without error is an end of file for the application.
-	 */
-	quic_conn_closed(sk, f->close.errcode ? ECONNRESET : 0);
+	quic_close_received(sk, f);
 	rp->closed = true;
 }
 
@@ -516,6 +511,8 @@ int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb)
 		quic_rcv_listen(sk, skb);
 	else if (quic_is_establishing(sk) || quic_is_established(sk))
 		quic_rcv_datagram(sk, skb);
+	else if (quic_sk(sk)->close.period)
+		quic_close_rcv(sk, skb);
 	else
 		kfree_skb(skb);
 	return 0;

@@ -352,28 +352,14 @@ int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_loss_timeout);
 
-/**
- * quic_outq_discard_space - the keys of a space were discarded
- * @outq: the queue
- * @level: QUIC_CRYPTO_INITIAL or QUIC_CRYPTO_HANDSHAKE (RFC 9001 Section 4.9)
- *
- * OnPacketNumberSpaceDiscarded() of RFC 9002 Appendix A.11 and Section 6.4:
- * the space's sent packets leave bytes in flight without being declared
- * lost (Appendix B.9), its queued frames are dropped, its loss time and
- * last send time are cleared and the PTO backoff is reset.
+/* Forget a space's sent packets (their bytes leave the window without
+ * being lost, RFC 9002 Appendix B.9) and queued frames.
  */
-void quic_outq_discard_space(struct quic_outq *outq, u8 level)
+static void quic_outq_space_clear(struct quic_outq *outq, u8 idx)
 {
+	struct quic_outq_space *sp = &outq->spaces[idx];
+	struct quic_pnspace *space = &outq->pnspace[idx];
 	struct quic_outq_packet *pkt, *tmp;
-	struct quic_outq_space *sp;
-	struct quic_pnspace *space;
-	u8 idx;
-
-	if (level != QUIC_CRYPTO_INITIAL && level != QUIC_CRYPTO_HANDSHAKE)
-		return;
-	idx = quic_pnspace_index(level);
-	sp = &outq->spaces[idx];
-	space = &outq->pnspace[idx];
 
 	list_for_each_entry_safe(pkt, tmp, &sp->sent, list) {
 		list_del(&pkt->list);
@@ -389,6 +375,42 @@ void quic_outq_discard_space(struct quic_outq *outq, u8 level)
 	space->last_sent_time = 0;
 	sp->eliciting = 0;
 	sp->probe = 0;
+}
+
+/**
+ * quic_outq_discard_space - the keys of a space were discarded
+ * @outq: the queue
+ * @level: QUIC_CRYPTO_INITIAL or QUIC_CRYPTO_HANDSHAKE (RFC 9001 Section 4.9)
+ *
+ * OnPacketNumberSpaceDiscarded() of RFC 9002 Appendix A.11 and Section 6.4:
+ * the space's sent packets leave bytes in flight without being declared
+ * lost (Appendix B.9), its queued frames are dropped, its loss time and
+ * last send time are cleared and the PTO backoff is reset.
+ */
+void quic_outq_discard_space(struct quic_outq *outq, u8 level)
+{
+	if (level != QUIC_CRYPTO_INITIAL && level != QUIC_CRYPTO_HANDSHAKE)
+		return;
+	quic_outq_space_clear(outq, quic_pnspace_index(level));
 	quic_cong_pto_reset(outq->cong);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_discard_space);
+
+/**
+ * quic_outq_abandon - an immediate close: nothing queued or in flight matters
+ * @outq: the queue
+ *
+ * RFC 9000 Section 10.2: a CONNECTION_CLOSE implicitly resets every
+ * stream. Every space forgets its sent packets and queued frames, and
+ * stream and DATAGRAM data is dropped, so that the closing datagram is
+ * all that is sent next and the window does not hold it back.
+ */
+void quic_outq_abandon(struct quic_outq *outq)
+{
+	u8 i;
+
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		quic_outq_space_clear(outq, i);
+	quic_outq_data_drop(outq);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_abandon);

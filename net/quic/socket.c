@@ -236,16 +236,26 @@ static void quic_destroy_sock(struct sock *sk)
 	local_bh_enable();
 }
 
+/*
+ * close(): an open connection ends with an immediate close (close.c);
+ * while its closing or draining period runs the socket lingers, and the
+ * application's reference is dropped when the period ends.
+ */
 static void quic_close(struct sock *sk, long timeout)
 {
+	bool linger;
+
 	lock_sock(sk);
-	/* RFC 9000 Section 10.2: an immediate close tells the peer. */
 	if (quic_is_establishing(sk) || quic_is_established(sk))
-		quic_xmit_close(sk, QUIC_TRANSPORT_ERROR_NONE, 0, false);
-	quic_timer_stop_all(quic_timers(sk));
-	quic_set_state(sk, QUIC_SS_CLOSED);
+		quic_close_local(sk);
+	linger = quic_close_linger(sk);
+	if (!linger) {
+		quic_timer_stop_all(quic_timers(sk));
+		quic_set_state(sk, QUIC_SS_CLOSED);
+	}
 	release_sock(sk);
-	sk_common_release(sk);
+	if (!linger)
+		sk_common_release(sk);
 }
 
 static int quic_disconnect(struct sock *sk, int flags)
@@ -254,9 +264,20 @@ static int quic_disconnect(struct sock *sk, int flags)
 	return 0;
 }
 
+/*
+ * QUIC has no half-closed connection: shutting down the sending side (or
+ * both) closes the connection as close() would, but the socket stays for
+ * the application to read what ended it. SHUT_RD only stops reading.
+ * Called by inet_shutdown() with the socket locked.
+ */
 static void quic_shutdown(struct sock *sk, int how)
 {
-	quic_set_state(sk, QUIC_SS_CLOSED);
+	if (!(how & SEND_SHUTDOWN))
+		return;
+	if (quic_is_establishing(sk) || quic_is_established(sk))
+		quic_close_local(sk);
+	else
+		quic_set_state(sk, QUIC_SS_CLOSED);
 }
 
 static void quic_release_cb(struct sock *sk)
@@ -272,7 +293,6 @@ static int quic_sockopt_unhandled(int optname)
 	case QUIC_SOCKOPT_STREAM_RESET:
 	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
 	case QUIC_SOCKOPT_CONNECTION_ID:
-	case QUIC_SOCKOPT_CONNECTION_CLOSE:
 	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
 	case QUIC_SOCKOPT_KEY_UPDATE:
 		return -EOPNOTSUPP;
@@ -446,6 +466,9 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
 		err = quic_sock_set_param_ext(sk, optval, optlen);
 		break;
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+		err = quic_close_set(sk, optval, optlen);
+		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
 		break;
@@ -595,6 +618,9 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:
 		err = quic_sock_get_param_ext(sk, len, optval, optlen);
 		break;
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+		err = quic_close_get(sk, len, optval, optlen);
+		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
 		break;
@@ -718,6 +744,7 @@ struct proto quic_prot = {
 	.name			= "QUIC",
 	.obj_size		= sizeof(struct quic_sock),
 };
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_prot);
 
 struct proto quicv6_prot = {
 	QUIC_PROTO_COMMON,

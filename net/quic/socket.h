@@ -11,6 +11,7 @@
 #include <net/ipv6.h>
 #include <net/tcp_states.h>
 
+#include "close.h"
 #include "common.h"
 #include "cong.h"
 #include "connid.h"
@@ -74,6 +75,7 @@ enum quic_state {
  * @outq: what is to be sent and what is in flight
  * @inq: what was received and waits for the application
  * @pending: packets held until the keys of their level are installed
+ * @close: how the connection ended, its closing or draining period
  * @peer_errcode: error code of the peer's CONNECTION_CLOSE
  * @discarded: bit per encryption level whose keys were discarded
  * @ack_pending: ack-eliciting 1-RTT packets not acknowledged yet
@@ -111,6 +113,7 @@ struct quic_sock {
 	struct quic_outq		outq;
 	struct quic_inq			inq;
 	struct sk_buff_head		pending;
+	struct quic_close		close;
 	u64				peer_errcode;
 	u8				discarded;
 	u8				ack_pending;

@@ -22,6 +22,7 @@
 #include <linux/udp.h>
 #include <net/sock.h>
 
+#include "close.h"
 #include "connection.h"
 #include "packet.h"
 #include "socket.h"
@@ -156,6 +157,49 @@ VISIBLE_IF_QUIC_KUNIT bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_drop);
 
+/* Route and send a datagram whose skb->data is at its first QUIC packet;
+ * the skb is consumed. Return: 0, or a negative errno when no route.
+ */
+static int quic_xmit_out(struct sock *sk, struct sk_buff *skb)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	int err;
+
+	err = quic_flow_route(sk, quic_path_daddr(paths, 0), quic_path_saddr(paths, 0),
+			      &paths->fl);
+	if (err < 0) {
+		kfree_skb(skb);
+		return err;
+	}
+	if (quic_xmit_drop(sk, skb)) {
+		kfree_skb(skb);
+		return 0;
+	}
+	skb->ignore_df = 0;
+	quic_lower_xmit(sk, skb, quic_path_daddr(paths, 0), &paths->fl, 0);
+	return 0;
+}
+
+/**
+ * quic_xmit_resend - send a copy of a datagram built before
+ * @sk: the socket, owned by the caller
+ * @skb: the datagram as quic_xmit() built it (skb->data at its first
+ *	QUIC packet); left untouched
+ *
+ * For the closing state, which repeats the same closing datagram (RFC 9000
+ * Section 10.2.1).
+ *
+ * Return: 0, -ENOMEM, or a negative errno when there is no route.
+ */
+int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb)
+{
+	struct sk_buff *copy = skb_copy(skb, GFP_ATOMIC);
+
+	if (!copy)
+		return -ENOMEM;
+	return quic_xmit_out(sk, copy);
+}
+
 /* Levels whose send keys exist, in coalescing order. 0-RTT only until the
  * 1-RTT keys replace it (RFC 9001 Section 4.6.1).
  */
@@ -226,17 +270,11 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 
 	if (!paths->validated)
 		quic_path_ampl_send(paths, used);
-	if (quic_flow_route(sk, quic_path_daddr(paths, 0), quic_path_saddr(paths, 0),
-			    &paths->fl) < 0) {
-		kfree_skb(skb);
+	/* An immediate close keeps its datagram for the closing state. */
+	if (quic_sk(sk)->close.capture && !quic_sk(sk)->close.skb)
+		quic_sk(sk)->close.skb = skb_copy(skb, GFP_ATOMIC);
+	if (quic_xmit_out(sk, skb))
 		return used;
-	}
-	if (quic_xmit_drop(sk, skb)) {
-		kfree_skb(skb);
-		return used;
-	}
-	skb->ignore_df = 0;
-	quic_lower_xmit(sk, skb, quic_path_daddr(paths, 0), &paths->fl, 0);
 
 	/* RFC 9001 Section 4.9.1: a client drops its Initial keys when it
 	 * first sends a Handshake packet.
@@ -263,14 +301,26 @@ void quic_xmit_timers_update(struct sock *sk)
 	quic_timer_reset(quic_timers(sk), QUIC_TIMER_LOSS, expiry > now ? expiry - now : 0);
 }
 
-/**
- * quic_xmit - send what the queues, windows and limits allow
- * @sk: the socket, owned by the caller
- *
- * Sends up to %QUIC_XMIT_BURST datagrams, then re-arms the loss detection
- * timer. Nothing is sent on a closed or listening socket.
+/* How far ahead of the pacer a datagram may still leave: the bursts the
+ * pacer lets through are at most this long at its rate (RFC 9002 Section
+ * 7.7 leaves the burst size to the sender), and a timer is only armed for
+ * longer waits, which softirq hrtimers can honour.
  */
-void quic_xmit(struct sock *sk)
+#define QUIC_XMIT_PACE_QUANTUM_US	1000
+
+/* Held back by the pacer: arm the pacing timer for when it lets go. */
+static bool quic_xmit_paced(struct sock *sk, u64 now)
+{
+	u64 t = quic_cong_pacing_time(quic_cong(sk));
+
+	if (t <= now + QUIC_XMIT_PACE_QUANTUM_US)
+		return false;
+	quic_timer_start_pace(quic_timers(sk),
+			      ns_to_ktime((t - QUIC_XMIT_PACE_QUANTUM_US) * NSEC_PER_USEC));
+	return true;
+}
+
+static void __quic_xmit(struct sock *sk, bool paced)
 {
 	u64 now = quic_time_us();
 	int i;
@@ -278,6 +328,8 @@ void quic_xmit(struct sock *sk)
 	if (!quic_is_establishing(sk) && !quic_is_established(sk))
 		return;
 	for (i = 0; i < QUIC_XMIT_BURST; i++) {
+		if (paced && quic_xmit_paced(sk, now))
+			break;
 		if (quic_xmit_datagram(sk, now) <= 0)
 			break;
 	}
@@ -285,18 +337,30 @@ void quic_xmit(struct sock *sk)
 }
 
 /**
+ * quic_xmit - send what the queues, windows, limits and pacer allow
+ * @sk: the socket, owned by the caller
+ *
+ * Sends up to %QUIC_XMIT_BURST datagrams, then re-arms the loss detection
+ * timer; the pacing timer calls again when the pacer held datagrams back.
+ * Nothing is sent on a closed or listening socket.
+ */
+void quic_xmit(struct sock *sk)
+{
+	__quic_xmit(sk, true);
+}
+
+/**
  * quic_xmit_close - send CONNECTION_CLOSE at every level the peer may read
  * @sk: the socket, owned by the caller
- * @errcode: transport or application error code
- * @frame_type: transport errors: the frame type that caused it, or 0
- * @app: @errcode is an application error (frame type 0x1d)
+ * @info: error code, frame type (transport errors) and reason phrase;
+ *	@info->app selects an application close (frame type 0x1d)
  *
  * RFC 9000 Section 10.2.3: before the handshake is confirmed the peer may
  * lack 1-RTT keys, so the frame goes in every packet type we have keys
- * for, and an application close becomes APPLICATION_ERROR (0x0c) outside
- * 1-RTT packets, where frame type 0x1d is not allowed.
+ * for, and an application close becomes APPLICATION_ERROR (0x0c) without
+ * its phrase outside 1-RTT packets, where frame type 0x1d is not allowed.
  */
-void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app)
+void quic_xmit_close(struct sock *sk, const struct quic_close_info *info)
 {
 	struct quic_frame f = {};
 	int i;
@@ -307,18 +371,25 @@ void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app)
 		if (l == QUIC_CRYPTO_EARLY || !quic_crypto(sk, l)->tx.ready)
 			continue;
 		memset(&f, 0, sizeof(f));
-		if (app && l == QUIC_CRYPTO_APP) {
+		f.close.errcode = info->errcode;
+		if (info->app && l == QUIC_CRYPTO_APP) {
 			f.type = QUIC_FRAME_CONNECTION_CLOSE_APP;
-			f.close.errcode = errcode;
 		} else {
 			f.type = QUIC_FRAME_CONNECTION_CLOSE;
-			f.close.errcode = app ? QUIC_TRANSPORT_ERROR_APPLICATION : errcode;
-			f.close.frame_type = app ? 0 : frame_type;
+			if (info->app)
+				f.close.errcode = QUIC_TRANSPORT_ERROR_APPLICATION;
+			else
+				f.close.frame_type = info->frame;
+		}
+		if (l == QUIC_CRYPTO_APP) {
+			f.close.phrase = info->phrase;
+			f.close.phrase_len = info->phrase_len;
 		}
 		if (!quic_outq_ctrl_append(quic_outq(sk), l, &f, GFP_ATOMIC))
 			QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_OUTCLOSES);
 	}
-	quic_xmit(sk);
+	/* Now: once closed, nothing is sent again but the closing datagram. */
+	__quic_xmit(sk, false);
 }
 
 static void quic_xmit_loss_fire(struct sock *sk)
@@ -334,20 +405,33 @@ static void quic_xmit_ack_fire(struct sock *sk)
 	quic_xmit(sk);
 }
 
-/* RFC 9000 Section 10.1: the connection is silently closed. */
+/* RFC 9002 Section 7.7: the pacer lets the next datagrams go. */
+static void quic_xmit_pace_fire(struct sock *sk)
+{
+	quic_xmit(sk);
+}
+
+/* RFC 9000 Section 10.1: the connection is silently closed. Once closed,
+ * the same timer measures the closing or draining period (close.c).
+ */
 static void quic_xmit_idle_fire(struct sock *sk)
 {
 	if (quic_is_establishing(sk) || quic_is_established(sk))
 		quic_conn_closed(sk, ETIMEDOUT);
+	else
+		quic_close_period_end(sk);
 }
 
 /* Expiry handlers of every socket's timers (timer.c): softirq, socket
- * spinlock held, or release_sock() of the owner.
+ * spinlock held, or release_sock() of the owner. The path validation and
+ * PLPMTUD timers stay without a handler until a live connection validates
+ * new paths and probes its MTU (connection migration).
  */
 const struct quic_timer_ops quic_xmit_timer_ops = {
 	.fire = {
 		[QUIC_TIMER_LOSS]	= quic_xmit_loss_fire,
 		[QUIC_TIMER_ACK]	= quic_xmit_ack_fire,
 		[QUIC_TIMER_IDLE]	= quic_xmit_idle_fire,
+		[QUIC_TIMER_PACE]	= quic_xmit_pace_fire,
 	},
 };

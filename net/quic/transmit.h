@@ -14,6 +14,8 @@
 
 #include "timer.h"
 
+struct quic_close_info;
+struct sk_buff;
 struct sock;
 
 /* Datagrams sent by one quic_xmit() call at most, so that a receive in
@@ -29,12 +31,12 @@ static inline u64 quic_time_us(void)
 
 void quic_xmit(struct sock *sk);
 void quic_xmit_timers_update(struct sock *sk);
-void quic_xmit_close(struct sock *sk, u32 errcode, u8 frame_type, bool app);
+void quic_xmit_close(struct sock *sk, const struct quic_close_info *info);
+int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb);
 
 extern const struct quic_timer_ops quic_xmit_timer_ops;
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
-struct sk_buff;
 bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb);
 #endif
 

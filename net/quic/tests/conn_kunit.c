@@ -12,8 +12,10 @@
  * real connection.
  */
 
+#include <crypto/internal/aead.h>
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
@@ -48,10 +50,14 @@ static const struct conn_case conn_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(conn_case, conn_cases, desc);
 
+/* @user_client: the client is a user socket (sock_create()), which
+ * lingers after close() (close.c); kernel sockets do not.
+ */
 struct conn_pair {
 	struct socket *lsock;
 	struct socket *client;
 	struct socket *server;
+	bool user_client;
 };
 
 static void conn_addr(union quic_addr *a, int family, const char *ip, u16 port)
@@ -205,8 +211,12 @@ static void conn_handshake(struct kunit *test, const struct conn_case *c, u16 po
 	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM, IPPROTO_QUIC,
 					       &p->lsock), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->lsock), 0);
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM, IPPROTO_QUIC,
-					       &p->client), 0);
+	if (p->user_client)
+		KUNIT_ASSERT_EQ(test, sock_create(c->family, SOCK_STREAM, IPPROTO_QUIC,
+						  &p->client), 0);
+	else
+		KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM,
+						       IPPROTO_QUIC, &p->client), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->client), 0);
 	p->lsock->sk->sk_rcvtimeo = CONN_TIMEO;
 	p->client->sk->sk_rcvtimeo = CONN_TIMEO;
@@ -365,6 +375,8 @@ struct conn_drop {
 	int skip;
 	int count;
 	int dropped;
+	int matched;
+	bool every_other;
 };
 
 static struct conn_drop conn_drop;
@@ -389,6 +401,13 @@ static bool conn_drop_stub(struct sock *sk, struct sk_buff *skb)
 
 	if (quic_paths(sk)->serv != d->serv || conn_first_packet_type(skb) != d->type)
 		return false;
+	d->matched++;
+	if (d->every_other) {
+		if (d->matched % 2)
+			return false;
+		d->dropped++;
+		return true;
+	}
 	if (d->skip) {
 		d->skip--;
 		return false;
@@ -456,6 +475,28 @@ static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
 					       up, len), len);
 	conn_expect_stream(test, p.server, 0, up, len);
 	KUNIT_EXPECT_EQ(test, conn_drop.dropped, 20);
+}
+
+/* RFC 9000 Section 13.2: ACK frames are not sent again, but every later
+ * ACK repeats the ranges; with every other ACK-carrying datagram of the
+ * receiver lost, the sender still learns of everything and finishes.
+ */
+static void conn_survives_every_other_ack_lost(struct kunit *test)
+{
+	const size_t len = 200000;
+	struct conn_pair p = {};
+	u8 *up;
+
+	conn_handshake(test, &conn_cases[0], 63015, &p);
+	up = conn_pattern(test, len, 9);
+	conn_drop_arm(test, true, QUIC_PACKET_1RTT, 0, 0);
+	conn_drop.every_other = true;
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       up, len), len);
+	conn_expect_stream(test, p.server, 0, up, len);
+	KUNIT_EXPECT_GT(test, conn_drop.dropped, 0);
+	/* The window reopens only through ACKs: the data was all acknowledged. */
+	conn_transfer_up_and_down(test, &p, 4, 5000);
 }
 
 /* Hostile datagrams to both ends of a live connection: random bytes,
@@ -544,6 +585,303 @@ static void conn_transfer_beyond_the_initial_windows(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, rbuf, data, len);
 }
 
+static void conn_set_close(struct kunit *test, struct socket *sock, u32 errcode,
+			   const char *phrase)
+{
+	u8 buf[sizeof(struct quic_connection_close) + QUIC_CLOSE_PHRASE_MAX_LEN] = {};
+	struct quic_connection_close *cc = (void *)buf;
+	size_t len = strlen(phrase);
+
+	cc->errcode = errcode;
+	memcpy(cc->phrase, phrase, len);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     max(sizeof(*cc), len + 1 +
+							 offsetof(typeof(*cc), phrase))), 0);
+}
+
+/* What QUIC_SOCKOPT_CONNECTION_CLOSE reports is @errcode and @phrase. */
+static void conn_expect_close(struct kunit *test, struct socket *sock, u32 errcode, u8 frame,
+			      const char *phrase)
+{
+	u8 buf[sizeof(struct quic_connection_close) + QUIC_CLOSE_PHRASE_MAX_LEN + 1] = {};
+	struct quic_connection_close *cc = (void *)buf;
+	unsigned int len = sizeof(buf);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, cc->errcode, errcode);
+	KUNIT_EXPECT_EQ(test, cc->frame, frame);
+	KUNIT_EXPECT_STREQ(test, (char *)cc->phrase, phrase);
+	KUNIT_EXPECT_EQ(test, len, max(sizeof(*cc), offsetof(typeof(*cc), phrase) +
+				       strlen(phrase) + 1));
+}
+
+/* RFC 9000 Section 10.2: the application's code and reason phrase travel
+ * in the CONNECTION_CLOSE of type 0x1d; the peer's reader gets ECONNRESET
+ * and the option reports them; the closing side reads end of file.
+ */
+static void conn_close_code_and_phrase_reach_the_peer(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 buf[8];
+
+	conn_handshake(test, &conn_cases[0], 63020, &p);
+	/* Before any close, the option reads back what close() would send. */
+	conn_expect_close(test, p.client, 0, 0, "");
+	conn_set_close(test, p.client, 0x1234, "going away");
+	conn_expect_close(test, p.client, 0x1234, 0, "going away");
+
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.client->sk));
+	KUNIT_EXPECT_EQ(test, conn_recv(p.client, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), -ECONNRESET);
+	conn_expect_close(test, p.server, 0x1234, 0, "going away");
+	/* The error was reported once; the connection stays unusable. */
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.server, 1, MSG_STREAM_NEW, buf, 1), -EPIPE);
+}
+
+/* RFC 9000 Section 10.2.1: a closing endpoint answers the packets that
+ * still arrive with its CONNECTION_CLOSE, so a lost closing datagram is
+ * repaired as soon as the peer sends again.
+ */
+static void conn_closing_state_repeats_a_lost_close(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 buf[64] = {};
+
+	conn_handshake(test, &conn_cases[0], 63021, &p);
+	conn_set_close(test, p.client, 7, "");
+	/* The client's next 1-RTT datagram is its closing one: lost. */
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 1);
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+	KUNIT_ASSERT_EQ(test, conn_drop.dropped, 1);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
+
+	/* The server, unaware, sends; the answer is the close again. */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 1, MSG_STREAM_NEW | MSG_STREAM_FIN, buf,
+					       sizeof(buf)), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), -ECONNRESET);
+	conn_expect_close(test, p.server, 7, 0, "");
+	KUNIT_EXPECT_GE(test, conn_drop.matched, 2);
+}
+
+/* Send @n datagrams of @len random bytes, a short header naming @cid, to @to. */
+static void conn_send_junk(struct kunit *test, const union quic_addr *to,
+			   const struct quic_conn_id *cid, int n, u32 len)
+{
+	struct socket *udp = NULL;
+	union quic_addr dst = *to;
+	struct msghdr msg;
+	struct kvec iov;
+	u8 *buf;
+	int i;
+
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+					       &udp), 0);
+	for (i = 0; i < n; i++) {
+		get_random_bytes(buf, len);
+		buf[0] = 0x40 | (buf[0] & 0x1f);
+		memcpy(buf + 1, cid->data, cid->len);
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_name = &dst;
+		msg.msg_namelen = sizeof(dst.v4);
+		iov.iov_base = buf;
+		iov.iov_len = len;
+		KUNIT_EXPECT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), len);
+	}
+	sock_release(udp);
+}
+
+/* RFC 9000 Section 10.2.1: the closing state answers at a decreasing
+ * rate, here after the 1st, 2nd, 4th and 8th packet; Section 10.2.2: the
+ * draining peer sends nothing at all.
+ */
+static void conn_closing_answers_less_and_less_and_draining_is_silent(struct kunit *test)
+{
+	const struct quic_conn_id *client_cid, *server_cid;
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 buf[8];
+
+	conn_handshake(test, &conn_cases[0], 63022, &p);
+	client_cid = &quic_conn_id_active(quic_source(p.client->sk))->id;
+	server_cid = &quic_conn_id_active(quic_dest(p.client->sk))->id;
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+	KUNIT_EXPECT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), 0);
+
+	/* Count (without dropping) the client's 1-RTT datagrams. */
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 0);
+	conn_send_junk(test, quic_path_saddr(quic_paths(p.client->sk), 0), client_cid, 10, 200);
+	KUNIT_EXPECT_EQ(test, conn_drop.matched, 4);
+
+	conn_drop_arm(test, true, QUIC_PACKET_1RTT, 0, 0);
+	conn_send_junk(test, quic_path_daddr(quic_paths(p.client->sk), 0), server_cid, 10, 200);
+	KUNIT_EXPECT_EQ(test, conn_drop.matched, 0);
+}
+
+/* RFC 9000 Section 10.2: a user socket closed by its application stays
+ * for its closing period (three PTOs) so late packets still find it, and
+ * is then released.
+ */
+static void conn_closed_user_socket_lingers_for_its_period(struct kunit *test)
+{
+	struct conn_pair p = { .user_client = true };
+	int inuse, i;
+
+	conn_handshake(test, &conn_cases[0], 63023, &p);
+	inuse = sock_prot_inuse_get(&init_net, &quic_prot);
+	kunit_release_action(test, conn_sock_release, p.client);
+	KUNIT_EXPECT_EQ(test, sock_prot_inuse_get(&init_net, &quic_prot), inuse);
+	for (i = 0; i < 200 && sock_prot_inuse_get(&init_net, &quic_prot) == inuse; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, sock_prot_inuse_get(&init_net, &quic_prot), inuse - 1);
+}
+
+/* RFC 9002 Section 7.7: with a 300 ms smoothed RTT the initial window is
+ * spread over the RTT, so a burst is held back by the pacer, and the
+ * pacing timer sends the rest: the stream still arrives whole.
+ */
+static void conn_pacer_holds_a_burst_back_and_its_timer_sends_it(struct kunit *test)
+{
+	const size_t len = 40000;
+	struct conn_pair p = {};
+	struct sock *sk;
+	u8 *up;
+
+	conn_handshake(test, &conn_cases[0], 63024, &p);
+	sk = p.client->sk;
+	up = conn_pattern(test, len, 8);
+	lock_sock(sk);
+	KUNIT_ASSERT_TRUE(test, quic_cong(sk)->rtt_sampled);
+	quic_cong(sk)->smoothed_rtt = 300 * USEC_PER_MSEC;
+	release_sock(sk);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, up,
+					       len), len);
+	KUNIT_EXPECT_TRUE(test, quic_timer_pending(quic_timers(sk), QUIC_TIMER_PACE));
+	conn_expect_stream(test, p.server, 0, up, len);
+}
+
+/*
+ * An asynchronous "gcm(aes)" preferred over every other one: it answers
+ * each request with -EINPROGRESS and completes it later, from a work
+ * item, with an error. A connection that used it would fail.
+ */
+struct conn_async_req {
+	struct work_struct work;
+	struct aead_request *req;
+};
+
+static void conn_async_complete(struct work_struct *work)
+{
+	struct conn_async_req *r = container_of(work, struct conn_async_req, work);
+
+	aead_request_complete(r->req, -EIO);
+}
+
+static int conn_async_crypt(struct aead_request *req)
+{
+	struct conn_async_req *r = aead_request_ctx(req);
+
+	r->req = req;
+	INIT_WORK(&r->work, conn_async_complete);
+	schedule_work(&r->work);
+	return -EINPROGRESS;
+}
+
+static int conn_async_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int len)
+{
+	return 0;
+}
+
+static int conn_async_setauthsize(struct crypto_aead *tfm, unsigned int size)
+{
+	return 0;
+}
+
+static int conn_async_init(struct crypto_aead *tfm)
+{
+	crypto_aead_set_reqsize(tfm, sizeof(struct conn_async_req));
+	return 0;
+}
+
+static struct aead_alg conn_async_gcm = {
+	.setkey		= conn_async_setkey,
+	.setauthsize	= conn_async_setauthsize,
+	.encrypt	= conn_async_crypt,
+	.decrypt	= conn_async_crypt,
+	.init		= conn_async_init,
+	.ivsize		= 12,
+	.maxauthsize	= 16,
+	.base = {
+		.cra_name		= "gcm(aes)",
+		.cra_driver_name	= "quic-kunit-async-gcm-aes",
+		.cra_priority		= 10000,
+		.cra_flags		= CRYPTO_ALG_ASYNC,
+		.cra_blocksize		= 1,
+		.cra_module		= THIS_MODULE,
+	},
+};
+
+static bool conn_tfm_is_sync(struct crypto_aead *tfm)
+{
+	return tfm && !(crypto_aead_tfm(tfm)->__crt_alg->cra_flags & CRYPTO_ALG_ASYNC);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(conn_crypto_destroy, quic_crypto_destroy, struct quic_crypto *);
+
+static void conn_async_unregister(void *alg)
+{
+	crypto_unregister_aead(alg);
+}
+
+/*
+ * Packet protection runs in softirq context, where nothing may wait for
+ * an asynchronous completion (docs/crypto.md): with an asynchronous AEAD
+ * registered as the preferred "gcm(aes)", which a plain lookup returns,
+ * the connection's transforms (packet keys and the Retry integrity key)
+ * are still synchronous ones and the connection works.
+ */
+static void conn_keeps_synchronous_aeads_when_an_async_one_is_preferred(struct kunit *test)
+{
+	struct quic_conn_id dcid = { .len = 8, .data = "\x83\x94\xc8\xf0\x3e\x51\x57\x08" };
+	struct quic_crypto *app, *initial;
+	struct conn_pair p = {};
+	struct crypto_aead *tfm;
+
+	KUNIT_ASSERT_EQ(test, crypto_register_aead(&conn_async_gcm), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_async_unregister,
+							&conn_async_gcm), 0);
+	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
+	KUNIT_EXPECT_STREQ(test, crypto_tfm_alg_driver_name(crypto_aead_tfm(tfm)),
+			   "quic-kunit-async-gcm-aes");
+	crypto_free_aead(tfm);
+
+	conn_handshake(test, &conn_cases[0], 63025, &p);
+	app = quic_crypto(p.client->sk, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_TRUE(test, conn_tfm_is_sync(app->tx.aead[app->tx.phase]));
+	KUNIT_EXPECT_TRUE(test, conn_tfm_is_sync(app->rx.aead[app->rx.phase]));
+	conn_transfer_up_and_down(test, &p, 0, 20000);
+
+	/* The Initial level's Retry integrity transform (RFC 9001 5.8). */
+	initial = kunit_kzalloc(test, sizeof(*initial), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, initial);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_crypto_destroy, initial), 0);
+	KUNIT_ASSERT_EQ(test, quic_crypto_initial_keys_install(initial, &dcid, QUIC_VERSION_V1,
+							       false), 0);
+	KUNIT_EXPECT_TRUE(test, conn_tfm_is_sync(initial->retry));
+	KUNIT_EXPECT_TRUE(test, conn_tfm_is_sync(initial->tx.aead[initial->tx.phase]));
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -562,8 +900,15 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_SLOW(conn_survives_lost_client_initial),
 	KUNIT_CASE_SLOW(conn_survives_lost_server_handshake_flight),
 	KUNIT_CASE_SLOW(conn_survives_burst_of_lost_1rtt_packets),
+	KUNIT_CASE_SLOW(conn_survives_every_other_ack_lost),
 	KUNIT_CASE(conn_drops_forged_datagrams),
 	KUNIT_CASE_SLOW(conn_transfer_beyond_the_initial_windows),
+	KUNIT_CASE(conn_close_code_and_phrase_reach_the_peer),
+	KUNIT_CASE(conn_closing_state_repeats_a_lost_close),
+	KUNIT_CASE(conn_closing_answers_less_and_less_and_draining_is_silent),
+	KUNIT_CASE(conn_closed_user_socket_lingers_for_its_period),
+	KUNIT_CASE_SLOW(conn_pacer_holds_a_burst_back_and_its_timer_sends_it),
+	KUNIT_CASE(conn_keeps_synchronous_aeads_when_an_async_one_is_preferred),
 	{}
 };
 

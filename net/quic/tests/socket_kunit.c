@@ -112,7 +112,7 @@ static void socket_connection_options_not_supported_yet(struct kunit *test)
 	static const int names[] = {
 		QUIC_SOCKOPT_STREAM_OPEN, QUIC_SOCKOPT_STREAM_RESET,
 		QUIC_SOCKOPT_STREAM_STOP_SENDING, QUIC_SOCKOPT_CONNECTION_ID,
-		QUIC_SOCKOPT_CONNECTION_CLOSE, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+		QUIC_SOCKOPT_CONNECTION_MIGRATION,
 		QUIC_SOCKOPT_KEY_UPDATE,
 	};
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
@@ -127,6 +127,64 @@ static void socket_connection_options_not_supported_yet(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
 				-EOPNOTSUPP);
 	}
+}
+
+/*
+ * QUIC_SOCKOPT_CONNECTION_CLOSE takes a struct quic_connection_close whose
+ * phrase is a NUL-terminated string of at most 80 bytes; frame is output
+ * only. A get returns what was set, at least the structure's size.
+ */
+static void socket_connection_close_option_rules(struct kunit *test)
+{
+	const unsigned int off = offsetof(struct quic_connection_close, phrase);
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	u8 buf[128] = {};
+	struct quic_connection_close *cc = (void *)buf;
+	unsigned int len;
+
+	/* Shorter than the structure, or room for more than 80 bytes. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     sizeof(*cc) - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     off + 82), -EINVAL);
+	/* A phrase without its NUL. */
+	memset(cc->phrase, 'x', 20);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     off + 20), -EINVAL);
+	/* The frame type is not the application's to choose. */
+	memset(buf, 0, sizeof(buf));
+	cc->frame = 0x08;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     sizeof(*cc)), -EINVAL);
+
+	/* The longest phrase, then a round trip. */
+	memset(buf, 0, sizeof(buf));
+	cc->errcode = 0x10c;
+	memset(cc->phrase, 'p', 80);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     off + 81), 0);
+	memset(buf, 0, sizeof(buf));
+	len = off + 80;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			-EINVAL);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, len, off + 81);
+	KUNIT_EXPECT_EQ(test, cc->errcode, 0x10c);
+	KUNIT_EXPECT_EQ(test, strlen((char *)cc->phrase), 80);
+
+	/* The bare structure, no phrase: the reported length is its size. */
+	memset(buf, 0, sizeof(buf));
+	cc->errcode = 3;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     sizeof(*cc)), 0);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, len, sizeof(*cc));
+	KUNIT_EXPECT_EQ(test, cc->errcode, 3);
+	KUNIT_EXPECT_EQ(test, cc->phrase[0], 0);
 }
 
 /* Data calls need a connection: connect() or accept() comes first. */
@@ -546,6 +604,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_defaults_follow_rfc),
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
 	KUNIT_CASE(socket_connection_options_not_supported_yet),
+	KUNIT_CASE(socket_connection_close_option_rules),
 	KUNIT_CASE(socket_data_calls_need_a_connection),
 	KUNIT_CASE(socket_config_round_trip),
 	KUNIT_CASE(socket_config_rejects_bad_values),

@@ -12,15 +12,19 @@
  * only; nothing in the kernel knows them.
  *
  * Then: 1 MiB on one stream each way, 99 streams of 4 KiB each way, every
- * byte checked; the IPv6 run uses non-blocking sockets and poll(). A close
- * is seen by the peer as end of file, and an idle connection ends with
- * ETIMEDOUT (RFC 9000 Section 10.1).
+ * byte checked; the IPv6 run uses non-blocking sockets and poll(). A plain
+ * close is seen by the peer as end of file; in the IPv6 run the client
+ * closes with an application error code and reason phrase
+ * (QUIC_SOCKOPT_CONNECTION_CLOSE), which the server reads back after
+ * ECONNRESET (RFC 9000 Section 10.2). An idle connection ends with
+ * ETIMEDOUT (Section 10.1).
  */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +48,38 @@ struct run {
 	int family;
 	bool nonblock;
 	unsigned int idle_ms;	/* 0: the default idle timeout */
+	uint32_t close_code;	/* nonzero: the client closes with this code */
 };
+
+static const char close_phrase[] = "client done";
+
+/* Room for a struct quic_connection_close and its longest phrase. */
+union close_buf {
+	struct quic_connection_close cc;
+	uint8_t bytes[sizeof(struct quic_connection_close) + 81];
+};
+
+/* The close the server reads back is the client's code and phrase. */
+static bool close_code_seen(int fd, uint32_t code)
+{
+	union close_buf b = {};
+	socklen_t len = sizeof(b);
+
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &b, &len))
+		return false;
+	return b.cc.errcode == code && !b.cc.frame &&
+	       !strcmp((const char *)b.cc.phrase, close_phrase);
+}
+
+static int set_close_code(int fd, uint32_t code)
+{
+	union close_buf b = {};
+
+	b.cc.errcode = code;
+	strcpy((char *)b.cc.phrase, close_phrase);
+	return setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &b,
+			  offsetof(struct quic_connection_close, phrase) + sizeof(close_phrase));
+}
 
 static uint8_t pattern(uint64_t stream, size_t i, bool from_client)
 {
@@ -324,8 +359,15 @@ static int server(const struct netns_pair *p, const struct run *r, int ready)
 	CHECK(!recv_streams(fd, 1, NSTREAMS, SMALL, true), "streams from the client");
 	for (i = 1; i <= NSTREAMS; i++)
 		CHECK(!send_stream(fd, 4 * i, SMALL, false, false), "streams to the client");
-	/* The client closes: end of file. */
-	CHECK(quic_recv(fd, QUIC_STREAM_INFO, &byte, 1, &byte, 1) == 0, "close seen");
+	if (r->close_code) {
+		/* The client closes with an application error. */
+		CHECK(quic_recv(fd, QUIC_STREAM_INFO, &byte, 1, &byte, 1) < 0 &&
+		      errno == ECONNRESET, "close with an error code seen");
+		CHECK(close_code_seen(fd, r->close_code), "the client's code and phrase");
+	} else {
+		/* The client closes: end of file. */
+		CHECK(quic_recv(fd, QUIC_STREAM_INFO, &byte, 1, &byte, 1) == 0, "close seen");
+	}
 	close(fd);
 	close(lfd);
 	return 0;
@@ -385,6 +427,8 @@ static void client(const struct netns_pair *p, const struct run *r, const char *
 	ok = ok && !recv_streams(fd, 1, NSTREAMS, SMALL, false);
 	ktap_result(ok, "%s: %d streams of 4 KiB each way, byte-exact", name, NSTREAMS);
 	ktap_diag("%s: %d streams in %.2f s", name, NSTREAMS, elapsed(&t0));
+	if (ok && r->close_code && set_close_code(fd, r->close_code))
+		ktap_diag("%s: QUIC_SOCKOPT_CONNECTION_CLOSE: %s", name, errno_name(errno));
 	if (fd >= 0)
 		close(fd);
 	netns_enter(p, -1);
@@ -421,7 +465,8 @@ static void one_run(const struct netns_pair *p, const struct run *r, const char 
 int main(void)
 {
 	static const struct run v4 = { .family = AF_INET };
-	static const struct run v6 = { .family = AF_INET6, .nonblock = true };
+	static const struct run v6 = { .family = AF_INET6, .nonblock = true,
+				       .close_code = 0x1234 };
 	static const struct run idle = { .family = AF_INET, .idle_ms = 1000 };
 	struct netns_pair p;
 

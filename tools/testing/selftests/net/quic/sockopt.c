@@ -16,8 +16,11 @@
  *   negative); a buffer smaller than the value is EINVAL, a larger one is
  *   accepted and the length written back is the value's; an unwritable value
  *   is EFAULT.
- * - options 1-7 act on a connection: EOPNOTSUPP until they land, whatever
- *   the length or pointer. An unknown option is ENOPROTOOPT.
+ * - options 1-4, 6 and 7 act on a connection: EOPNOTSUPP until they land,
+ *   whatever the length or pointer. An unknown option is ENOPROTOOPT.
+ * - CONNECTION_CLOSE (5) takes a struct quic_connection_close whose phrase
+ *   is a NUL-terminated string of up to 80 bytes: from the structure's
+ *   size (8) up to 86 bytes; a get reports at least the structure's size.
  * - CRYPTO_SECRET (13) and TRANSPORT_PARAM_EXT (14) belong to the
  *   handshake: on a socket that is not connecting, a well-formed set is
  *   EINVAL after the length and pointer checks of a structure
@@ -28,6 +31,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +45,7 @@ enum kind {
 	K_BYTES,	/* byte string up to a limit */
 	K_ALPN,		/* "name1,name2" list */
 	K_DATAPATH,	/* arrives with the data path */
+	K_CLOSE,	/* structure with a NUL-terminated tail */
 	K_SECRET,	/* handshake structure, write-only */
 	K_PARAM_EXT,	/* handshake byte string */
 	K_UNKNOWN,	/* not a QUIC option */
@@ -55,6 +60,8 @@ struct opt {
 
 /* The longest ALPN list accepted: four 255-byte names and three commas. */
 #define ALPN_LONGEST	(4 * 255 + 3)
+/* The longest CONNECTION_CLOSE: an 80-byte phrase and its NUL. */
+#define CLOSE_LONGEST	(offsetof(struct quic_connection_close, phrase) + 81)
 
 static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_EVENT, "EVENT", K_STRUCT, sizeof(struct quic_event_option) },
@@ -64,8 +71,7 @@ static const struct opt opts[] = {
 	  sizeof(struct quic_errinfo) },
 	{ QUIC_SOCKOPT_CONNECTION_ID, "CONNECTION_ID", K_DATAPATH,
 	  sizeof(struct quic_connection_id_info) },
-	{ QUIC_SOCKOPT_CONNECTION_CLOSE, "CONNECTION_CLOSE", K_DATAPATH,
-	  sizeof(struct quic_connection_close) },
+	{ QUIC_SOCKOPT_CONNECTION_CLOSE, "CONNECTION_CLOSE", K_CLOSE, CLOSE_LONGEST },
 	{ QUIC_SOCKOPT_CONNECTION_MIGRATION, "CONNECTION_MIGRATION", K_DATAPATH,
 	  sizeof(struct sockaddr_in6) },
 	{ QUIC_SOCKOPT_KEY_UPDATE, "KEY_UPDATE", K_DATAPATH, sizeof(uint8_t) },
@@ -88,6 +94,7 @@ static const struct opt opts[] = {
 static const char token[] = "0123456789abcdef";
 static const char ticket[] = "session ticket of thirty-two b.";
 static const char alpn[] = "h3,hq-interop";
+static const char close_phrase[] = "bye";
 
 static char buf[8192];
 static char *unmapped;
@@ -129,6 +136,16 @@ static bool is_bytes(const struct opt *o)
 	return o->kind == K_BYTES || o->kind == K_ALPN;
 }
 
+/* A length just below the shortest accepted value. */
+static socklen_t short_len(const struct opt *o)
+{
+	if (is_bytes(o))
+		return 0;
+	if (o->kind == K_CLOSE)
+		return sizeof(struct quic_connection_close) - 1;
+	return o->size - 1;
+}
+
 /* Fill buf with an acceptable value of o->size bytes. */
 static void valid_value(int fd, const struct opt *o)
 {
@@ -168,7 +185,7 @@ static void set_cases(int fd, const struct opt *o)
 
 	/* Byte options: the shortest value is the empty one, which clears. */
 	valid_value(fd, o);
-	ret = setsockopt(fd, SOL_QUIC, o->name, buf, is_bytes(o) ? 0 : o->size - 1);
+	ret = setsockopt(fd, SOL_QUIC, o->name, buf, short_len(o));
 	ktap_expect_errno(ret, errno, bad_errno(o, is_bytes(o) ? 0 : EINVAL, false),
 			  "setsockopt %s short optlen", o->label);
 
@@ -217,6 +234,12 @@ static unsigned int get_setup(int fd, const struct opt *o)
 	case QUIC_SOCKOPT_ALPN:
 		ret = setsockopt(fd, SOL_QUIC, o->name, alpn, strlen(alpn));
 		break;
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+		memset(buf, 0, sizeof(buf));
+		((struct quic_connection_close *)buf)->errcode = 7;
+		strcpy((char *)((struct quic_connection_close *)buf)->phrase, close_phrase);
+		ret = setsockopt(fd, SOL_QUIC, o->name, buf, CLOSE_LONGEST);
+		break;
 	}
 	if (ret)
 		ktap_diag("storing a value for the get cases: %s", errno_name(errno));
@@ -228,6 +251,8 @@ static unsigned int get_setup(int fd, const struct opt *o)
 		return strlen(ticket);
 	case QUIC_SOCKOPT_ALPN:
 		return strlen(alpn);
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+		return offsetof(struct quic_connection_close, phrase) + strlen(close_phrase) + 1;
 	}
 	return o->size;
 }
@@ -264,6 +289,9 @@ static bool get_value_ok(const struct opt *o)
 		return !memcmp(buf, ticket, strlen(ticket));
 	case QUIC_SOCKOPT_ALPN:
 		return !memcmp(buf, alpn, strlen(alpn));
+	case QUIC_SOCKOPT_CONNECTION_CLOSE:
+		return ((struct quic_connection_close *)buf)->errcode == 7 &&
+		       !strcmp((char *)((struct quic_connection_close *)buf)->phrase, close_phrase);
 	}
 	return true;
 }

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * QUIC connection termination (RFC 9000 Section 10).
+ *
+ * A connection ends in one of three ways:
+ * - idle timeout (Section 10.1): silently, nothing is sent and no period
+ *   follows;
+ * - an immediate close by us (Section 10.2): at close() or shutdown() with
+ *   the application's code and reason (QUIC_SOCKOPT_CONNECTION_CLOSE, an
+ *   application close, frame type 0x1d) or NO_ERROR, or on a protocol
+ *   violation with its transport error. Every stream is abandoned, the
+ *   CONNECTION_CLOSE goes out in one datagram and the closing state
+ *   begins (Section 10.2.1): late packets of the connection are answered
+ *   with that same datagram ("endpoints MAY send the exact same packet"),
+ *   after 1, 2, 4, 8, ... of them, and never beyond three times the bytes
+ *   received;
+ * - a CONNECTION_CLOSE from the peer: the draining state (Section 10.2.2),
+ *   in which nothing is sent.
+ * Both periods last three PTOs ("These states SHOULD persist for at least
+ * three times the current PTO interval"), during which the socket keeps
+ * its connection IDs so that late packets still find it. The application
+ * sees the end at once: its calls fail (or read end of file) and
+ * QUIC_SOCKOPT_CONNECTION_CLOSE reports what ended the connection.
+ *
+ * When the application closes its socket while a period runs, the socket
+ * lingers, orphaned, until the period ends; a work item then releases it
+ * in process context. Kernel sockets do not linger: they hold no
+ * reference on their network namespace, which may go away first.
+ */
+
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+#include "close.h"
+#include "connection.h"
+#include "socket.h"
+#include "transmit.h"
+
+static struct workqueue_struct *quic_close_wq;
+
+static void quic_close_info_clear(struct quic_close_info *info)
+{
+	kfree(info->phrase);
+	memset(info, 0, sizeof(*info));
+}
+
+/* Copy @len bytes of phrase (truncated to the maximum) into @info. */
+static int quic_close_info_phrase(struct quic_close_info *info, const u8 *phrase, u32 len,
+				  gfp_t gfp)
+{
+	len = min_t(u32, len, QUIC_CLOSE_PHRASE_MAX_LEN);
+	info->phrase = NULL;
+	info->phrase_len = 0;
+	if (!len)
+		return 0;
+	info->phrase = (u8 *)kmemdup_nul((const char *)phrase, len, gfp);
+	if (!info->phrase)
+		return -ENOMEM;
+	info->phrase_len = len;
+	return 0;
+}
+
+/* Release a lingering socket: process context, no lock held. */
+static void quic_close_work(struct work_struct *work)
+{
+	struct quic_close *c = container_of(work, struct quic_close, work);
+	struct quic_sock *qs = container_of(c, struct quic_sock, close);
+	struct sock *sk = &qs->inet.sk;
+
+	lock_sock(sk);
+	quic_timer_stop_all(quic_timers(sk));
+	release_sock(sk);
+	/* Drops the reference the application's file held. */
+	sk_common_release(sk);
+}
+
+/**
+ * quic_close_init - set up the termination state of a new socket
+ * @sk: the socket
+ */
+void quic_close_init(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	memset(c, 0, sizeof(*c));
+	INIT_WORK(&c->work, quic_close_work);
+}
+
+/**
+ * quic_close_free - release the termination state of a socket
+ * @sk: the socket, from its proto destroy
+ */
+void quic_close_free(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	quic_close_info_clear(&c->local);
+	quic_close_info_clear(&c->seen);
+	kfree_skb(c->skb);
+	c->skb = NULL;
+}
+
+/**
+ * quic_close_set - QUIC_SOCKOPT_CONNECTION_CLOSE: the close the application wants
+ * @sk: the socket, owned by the caller
+ * @optval: struct quic_connection_close, its phrase a NUL-terminated string
+ * @optlen: from sizeof(struct quic_connection_close) up to room for a phrase
+ *	of %QUIC_CLOSE_PHRASE_MAX_LEN bytes and its NUL
+ *
+ * The code and phrase go in the application CONNECTION_CLOSE (0x1d) that
+ * close() or shutdown() sends; without this option those send NO_ERROR.
+ * @frame is only reported, never set: it must be 0.
+ *
+ * Return: 0, -EINVAL for a bad length, a nonzero frame or a phrase without
+ * its NUL, -EFAULT, -ENOMEM.
+ */
+int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	const u32 off = offsetof(struct quic_connection_close, phrase);
+	struct quic_close_info info = { .app = 1, .set = 1 };
+	struct quic_connection_close *opt;
+	u32 len;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (optlen < sizeof(*opt) || optlen > off + QUIC_CLOSE_PHRASE_MAX_LEN + 1)
+		return -EINVAL;
+	opt = memdup_sockptr(optval, optlen);
+	if (IS_ERR(opt))
+		return PTR_ERR(opt);
+	len = strnlen((const char *)opt->phrase, optlen - off);
+	err = -EINVAL;
+	if (len == optlen - off || opt->frame)
+		goto out;
+	info.errcode = opt->errcode;
+	err = quic_close_info_phrase(&info, opt->phrase, len, GFP_KERNEL);
+	if (err)
+		goto out;
+	quic_close_info_clear(&quic_sk(sk)->close.local);
+	quic_sk(sk)->close.local = info;
+out:
+	kfree(opt);
+	return err;
+}
+
+/**
+ * quic_close_get - QUIC_SOCKOPT_CONNECTION_CLOSE: how the connection ended
+ * @sk: the socket, owned by the caller
+ * @len: the caller's buffer length
+ * @optval: where struct quic_connection_close and its phrase go
+ * @optlen: where the length written goes
+ *
+ * Once a CONNECTION_CLOSE ended the connection, the peer's or ours (a
+ * protocol violation, or close() on a socket shut down before), its error
+ * code (capped at U32_MAX), frame type and reason phrase; until then what
+ * close() would send. The phrase is NUL-terminated; the length reported
+ * is at least sizeof(struct quic_connection_close).
+ *
+ * Return: 0, -EINVAL when @len is too short, -EFAULT, -ENOMEM.
+ */
+int quic_close_get(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	const u32 off = offsetof(struct quic_connection_close, phrase);
+	struct quic_close *c = &quic_sk(sk)->close;
+	const struct quic_close_info *info = c->seen.set ? &c->seen : &c->local;
+	struct quic_connection_close *opt;
+	u32 out;
+	int err;
+
+	sock_owned_by_me(sk);
+	out = max_t(u32, sizeof(*opt), off + info->phrase_len + 1);
+	if (len < out)
+		return -EINVAL;
+	opt = kzalloc(out, GFP_KERNEL);
+	if (!opt)
+		return -ENOMEM;
+	opt->errcode = min_t(u64, info->errcode, U32_MAX);
+	opt->frame = info->frame;
+	if (info->phrase_len)
+		memcpy(opt->phrase, info->phrase, info->phrase_len);
+	err = -EFAULT;
+	if (!copy_to_sockptr(optval, opt, out) &&
+	    !copy_to_sockptr(optlen, &out, sizeof(out)))
+		err = 0;
+	kfree(opt);
+	return err;
+}
+
+/* Enter the closing or draining period: three PTOs on the IDLE timer. */
+static void quic_close_period_start(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	c->period = 1;
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE,
+			 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP));
+}
+
+/**
+ * quic_close_immediate - close the connection with a CONNECTION_CLOSE of ours
+ * @sk: the socket, owned by the caller, establishing or established
+ * @info: error code, frame type and phrase to send (copied)
+ * @err: what the application's next call returns (positive errno, 0 for
+ *	end of file)
+ *
+ * RFC 9000 Section 10.2: every stream is abandoned, the CONNECTION_CLOSE
+ * is sent at each level the peer may read and the closing state begins.
+ * Safe in softirq context.
+ */
+void quic_close_immediate(struct sock *sk, const struct quic_close_info *info, int err)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	sock_owned_by_me(sk);
+	if (!quic_is_establishing(sk) && !quic_is_established(sk))
+		return;
+	quic_close_info_clear(&c->seen);
+	c->seen = *info;
+	c->seen.set = 1;
+	if (quic_close_info_phrase(&c->seen, info->phrase, info->phrase_len, GFP_ATOMIC))
+		c->seen.phrase_len = 0;
+
+	quic_outq_abandon(quic_outq(sk));
+	kfree_skb(c->skb);
+	c->skb = NULL;
+	c->capture = 1;
+	quic_xmit_close(sk, info);
+	c->capture = 0;
+	c->rcvd = 0;
+	c->sent = c->skb ? c->skb->len : 0;
+	c->pkts = 0;
+
+	quic_conn_closed(sk, err);
+	quic_close_period_start(sk);
+}
+
+/**
+ * quic_close_local - the application ends the connection (close(), shutdown())
+ * @sk: the socket, owned by the caller
+ *
+ * Sends the application's code and phrase when it set them, NO_ERROR
+ * otherwise; the application then reads end of file.
+ */
+void quic_close_local(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+	struct quic_close_info none = {};
+
+	sock_owned_by_me(sk);
+	quic_close_immediate(sk, c->local.set ? &c->local : &none, 0);
+}
+
+/**
+ * quic_close_received - the peer sent CONNECTION_CLOSE
+ * @sk: the socket, owned by the caller
+ * @f: the frame; its phrase points into the packet
+ *
+ * RFC 9000 Section 10.2.2: the draining state, in which nothing is sent.
+ * A close without an error is an end of file for the application, any
+ * other ECONNRESET. Softirq context.
+ */
+void quic_close_received(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+	struct quic_close_info *seen = &c->seen;
+
+	sock_owned_by_me(sk);
+	quic_close_info_clear(seen);
+	seen->errcode = f->close.errcode;
+	seen->frame = min_t(u64, f->close.frame_type, U8_MAX);
+	seen->app = f->type == QUIC_FRAME_CONNECTION_CLOSE_APP;
+	seen->set = 1;
+	quic_close_info_phrase(seen, f->close.phrase, f->close.phrase_len, GFP_ATOMIC);
+	quic_sk(sk)->peer_errcode = f->close.errcode;
+
+	kfree_skb(c->skb);
+	c->skb = NULL;
+	quic_conn_closed(sk, f->close.errcode ? ECONNRESET : 0);
+	quic_close_period_start(sk);
+}
+
+/**
+ * quic_close_rcv - a datagram for a connection in its closing or draining period
+ * @sk: the socket, owned by the caller
+ * @skb: the datagram; consumed
+ *
+ * No frame is processed (RFC 9000 Section 10.2.1 does not require it). In
+ * the closing state the closing datagram is repeated after the 1st, 2nd,
+ * 4th, 8th, ... packet, within three times the bytes received (the
+ * Section 10.2.1 limit, which also covers an unvalidated new address).
+ */
+void quic_close_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	sock_owned_by_me(sk);
+	c->rcvd += skb->len;
+	c->pkts++;
+	if (c->skb && is_power_of_2(c->pkts) && c->sent + c->skb->len <= 3 * c->rcvd &&
+	    !quic_xmit_resend(sk, c->skb))
+		c->sent += c->skb->len;
+	kfree_skb(skb);
+}
+
+/**
+ * quic_close_period_end - the closing or draining period is over
+ * @sk: the socket, owned by the caller (IDLE timer handler)
+ *
+ * The closing datagram is dropped; a socket the application already
+ * closed is released from process context.
+ */
+void quic_close_period_end(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	sock_owned_by_me(sk);
+	if (!c->period)
+		return;
+	c->period = 0;
+	kfree_skb(c->skb);
+	c->skb = NULL;
+	if (c->lingering)
+		queue_work(quic_close_wq, &c->work);
+}
+
+/**
+ * quic_close_linger - at close(): keep the socket for the rest of its period?
+ * @sk: the socket, owned by the caller
+ *
+ * When the closing or draining period still runs and the socket belongs
+ * to a user (it holds a reference on its network namespace), it is
+ * orphaned here and released by quic_close_period_end(); the caller then
+ * leaves the application's reference to that release.
+ *
+ * Return: true when the socket lingers.
+ */
+bool quic_close_linger(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+
+	sock_owned_by_me(sk);
+	if (!c->period || !sk->sk_net_refcnt || !quic_close_wq)
+		return false;
+	c->lingering = 1;
+	/* Under the socket lock: a period ending now is deferred to
+	 * release_sock() and finds the socket orphaned.
+	 */
+	sock_orphan(sk);
+	return true;
+}
+
+/**
+ * quic_close_wq_init - create the workqueue that releases lingering sockets
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int quic_close_wq_init(void)
+{
+	quic_close_wq = alloc_workqueue("quic_close", 0, 0);
+	return quic_close_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * quic_close_wq_destroy - wait for the last releases and free the workqueue
+ */
+void quic_close_wq_destroy(void)
+{
+	destroy_workqueue(quic_close_wq);
+	quic_close_wq = NULL;
+}
