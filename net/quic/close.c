@@ -53,9 +53,11 @@ static int quic_close_info_phrase(struct quic_close_info *info, const u8 *phrase
 	info->phrase_len = 0;
 	if (!len)
 		return 0;
-	info->phrase = (u8 *)kmemdup_nul((const char *)phrase, len, gfp);
+	info->phrase = kmalloc(len + 1, gfp);
 	if (!info->phrase)
 		return -ENOMEM;
+	memcpy(info->phrase, phrase, len);
+	info->phrase[len] = '\0';
 	info->phrase_len = len;
 	return 0;
 }

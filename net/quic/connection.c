@@ -22,6 +22,7 @@
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
+#include "sockmsg.h"
 #include "transmit.h"
 
 static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
@@ -33,6 +34,22 @@ static const struct quic_udp_ops quic_conn_udp_ops = {
 	.rcv	= quic_rcv,
 	.toobig	= quic_conn_udp_toobig,
 };
+
+/* The sending part of @s ended (outqueue callback, socket owned). */
+static void quic_conn_stream_acked(struct quic_outq *outq, struct quic_stream *s)
+{
+	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
+
+	quic_msg_stream_done(&qs->inet.sk, s);
+}
+
+/* A PLPMTUD probe was acknowledged or lost (outqueue callback, socket owned). */
+static void quic_conn_probe_done(struct quic_outq *outq, s64 pn, bool acked)
+{
+	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
+
+	quic_xmit_pmtu_done(&qs->inet.sk, pn, acked);
+}
 
 /**
  * quic_conn_init - set up the connection state of a new socket
@@ -57,6 +74,8 @@ int quic_conn_init(struct sock *sk)
 	__skb_queue_head_init(&qs->pending);
 	qs->send_stream_id = -1;
 	quic_outq_init(&qs->outq, qs->space, &qs->cong, &qs->streams, false);
+	qs->outq.stream_acked = quic_conn_stream_acked;
+	qs->outq.probe_done = quic_conn_probe_done;
 	quic_inq_init(&qs->inq);
 	quic_timer_init(sk, &qs->timers, &quic_xmit_timer_ops);
 
@@ -110,7 +129,8 @@ void quic_conn_free(struct sock *sk)
 /* The receive queue's memory bound: SO_RCVBUF, but never below twice the
  * connection window we advertise, so that out-of-order data the peer may
  * legitimately send cannot fill the buffer and keep out the bytes that
- * would let the application read (chunk headers are charged too).
+ * would let the application read (chunk headers are charged too). The
+ * streams the peer opens are bounded by SO_RCVBUF as well.
  */
 static void quic_conn_rcvbuf(struct sock *sk)
 {
@@ -119,6 +139,7 @@ static void quic_conn_rcvbuf(struct sock *sk)
 	quic_inq_set_max_data(quic_inq(sk), window);
 	quic_inq_set_rcvbuf(quic_inq(sk), max_t(u64, READ_ONCE(sk->sk_rcvbuf),
 						min_t(u64, 2 * window, U32_MAX)));
+	quic_stream_set_peer_mem_limit(quic_streams(sk), READ_ONCE(sk->sk_rcvbuf));
 }
 
 /* Bind the active path to @a (port 0: pick one); on failure nothing changes. */
@@ -803,13 +824,15 @@ void quic_conn_discard_level(struct sock *sk, u8 level)
  *
  * At the server when the handshake completes, at the client on
  * HANDSHAKE_DONE: the Handshake keys go (Section 4.9.2), PTO covers the
- * Application space and max_ack_delay applies in full.
+ * Application space, max_ack_delay applies in full and PLPMTUD may start
+ * (RFC 9000 Section 14.3.1).
  */
 void quic_conn_confirmed(struct sock *sk)
 {
 	quic_outq_set_confirmed(quic_outq(sk));
 	quic_cong_set_confirmed(quic_cong(sk));
 	quic_conn_discard_level(sk, QUIC_CRYPTO_HANDSHAKE);
+	quic_xmit_pmtu_start(sk);
 }
 
 /**

@@ -215,8 +215,9 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_set_ack_delay_exponent);
  * @gfp: allocation flags
  *
  * For any frame but PADDING, ACK, CRYPTO, STREAM and DATAGRAM, which have
- * their own paths. A MAX_DATA frame replaces one still waiting, and its
- * value is what a lost MAX_DATA is resent with (RFC 9000 Section 13.3).
+ * their own paths. A MAX_DATA or MAX_STREAMS frame replaces one of its
+ * type still waiting; the MAX_DATA value is what a lost MAX_DATA is resent
+ * with (RFC 9000 Section 13.3).
  *
  * Return: 0, -EINVAL for a frame type not taken here or not allowed at
  * @level (RFC 9000 Table 3), -ENOMEM.
@@ -265,10 +266,13 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 		fr->f.close.phrase = fr->buf;
 
 	sp = &outq->spaces[quic_pnspace_index(level)];
-	if (f->type == QUIC_FRAME_MAX_DATA) {
+	if (f->type == QUIC_FRAME_MAX_DATA)
 		outq->recv_max_data = max(outq->recv_max_data, f->limit.max);
+	/* Limits only grow: a newer one makes a waiting one pointless. */
+	if (f->type == QUIC_FRAME_MAX_DATA || f->type == QUIC_FRAME_MAX_STREAMS_BIDI ||
+	    f->type == QUIC_FRAME_MAX_STREAMS_UNI) {
 		list_for_each_entry_safe(old, tmp, &sp->ctrl, list) {
-			if (old->type != QUIC_FRAME_MAX_DATA)
+			if (old->type != f->type)
 				continue;
 			list_del(&old->list);
 			quic_outq_frame_free(outq, old);
@@ -849,7 +853,8 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
 		space->inflight += pkt->size;
 		space->last_sent_time = tx->now;
 		c->sp->eliciting++;
-		c->sp->probe = 0;
+		if (c->sp->probe)
+			c->sp->probe--;
 	}
 }
 
@@ -877,6 +882,9 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
  * in-flight bytes and last ack-eliciting send time are updated. In the
  * Application space the congestion controller is told whether the sender
  * is application limited (Section 7.8).
+ *
+ * A PLPMTUD probe (@tx->pmtu_probe) holds a PING and PADDING only and is
+ * not limited by the window; it is recorded as a probe.
  *
  * Return: 0 (with @tx->len 0 when there was nothing to send), -EINVAL for a
  * bad level, -EOVERFLOW when the space's packet numbers are exhausted,
@@ -906,9 +914,25 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	c.p = tx->buf;
 	c.left = tx->room;
 
+	c.limit = tx->room;
+	if (tx->pmtu_probe) {
+		/* RFC 9000 Section 14.4: a PING padded to the size probed;
+		 * nothing that would need repair if the probe is lost.
+		 */
+		struct quic_frame ping = { .type = QUIC_FRAME_PING };
+
+		if (quic_outq_put(&c, &ping)) {
+			kfree(c.pkt);
+			return 0;
+		}
+		quic_outq_finish(&c);
+		c.pkt->pmtu_probe = 1;
+		quic_outq_commit(&c, space);
+		return 0;
+	}
+
 	quic_outq_ack(&c, space);
 
-	c.limit = tx->room;
 	if (!c.sp->probe) {
 		cwnd = quic_cong_room(outq->cong);
 		cwnd = cwnd > tx->overhead ? cwnd - tx->overhead : 0;
@@ -957,8 +981,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_fill);
  *
  * The last STREAM frame of a stream to be acknowledged, FIN included,
  * moves its sending part from Data Sent to Data Recvd (RFC 9000 Section
- * 3.1) and is reported through &quic_outq.stream_acked. An acknowledged
- * RESET_STREAM moves the stream to Reset Recvd.
+ * 3.1); an acknowledged RESET_STREAM moves it to Reset Recvd. Both are
+ * reported through &quic_outq.stream_acked, which may release the stream.
  */
 void quic_outq_frame_acked(struct quic_outq *outq, struct quic_outq_frame *fr)
 {
@@ -967,8 +991,12 @@ void quic_outq_frame_acked(struct quic_outq *outq, struct quic_outq_frame *fr)
 
 	if (fr->type == QUIC_FRAME_RESET_STREAM) {
 		s = quic_stream_find(outq->streams, fr->f.reset.id);
-		if (s)
-			quic_stream_send_set_state(s, QUIC_STREAM_SEND_STATE_RESET_RECVD);
+		if (s && !quic_stream_send_set_state(s, QUIC_STREAM_SEND_STATE_RESET_RECVD) &&
+		    outq->stream_acked) {
+			quic_outq_frame_free(outq, fr);
+			outq->stream_acked(outq, s);
+			return;
+		}
 	}
 	if (fr->type != QUIC_FRAME_STREAM || !os) {
 		quic_outq_frame_free(outq, fr);

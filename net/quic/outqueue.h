@@ -103,6 +103,8 @@ struct quic_outq_stream {
  * @level: encryption level (&enum quic_crypto_level)
  * @ack_eliciting: it carries an ack-eliciting frame
  * @in_flight: it counts toward bytes in flight (ack-eliciting or padded)
+ * @pmtu_probe: a PLPMTUD probe (RFC 9000 Section 14.4): its loss is no
+ *	congestion signal
  */
 struct quic_outq_packet {
 	struct list_head list;
@@ -113,7 +115,13 @@ struct quic_outq_packet {
 	u8 level;
 	u8 ack_eliciting:1;
 	u8 in_flight:1;
+	u8 pmtu_probe:1;
 };
+
+/* Probe packets one PTO expiry sends: RFC 9002 Section 6.2.4 allows up to
+ * two, so that a single lost datagram does not cost another, doubled PTO.
+ */
+#define QUIC_OUTQ_PTO_PROBES	2
 
 /**
  * struct quic_outq_space - the queues of one packet number space
@@ -123,7 +131,8 @@ struct quic_outq_packet {
  * @sent: sent packets not acknowledged, lost or discarded, by packet number
  * @crypto_offset: offset of the next CRYPTO byte queued
  * @eliciting: ack-eliciting packets in flight
- * @probe: the PTO fired: the next packet is a probe (not congestion limited)
+ * @probe: the PTO fired: this many ack-eliciting packets are probes (not
+ *	congestion limited), %QUIC_OUTQ_PTO_PROBES at first
  */
 struct quic_outq_space {
 	struct list_head ctrl;
@@ -132,7 +141,7 @@ struct quic_outq_space {
 	struct list_head sent;
 	u64 crypto_offset;
 	u32 eliciting;
-	u8 probe:1;
+	u8 probe:2;
 };
 
 /**
@@ -141,8 +150,12 @@ struct quic_outq_space {
  * @pnspace: the caller's packet number spaces, same index
  * @cong: the caller's congestion controller
  * @streams: the caller's stream table
- * @stream_acked: called when every byte and the FIN of a stream have been
- *	acknowledged and its sending part moved to Data Recvd; may be NULL
+ * @probe_done: called when a PLPMTUD probe packet was acknowledged
+ *	(@acked true) or declared lost; may be NULL
+ * @stream_acked: called when the sending part of a stream reached a
+ *	terminal state: every byte and the FIN acknowledged (Data Recvd), or
+ *	its RESET_STREAM acknowledged (Reset Recvd); may release the stream;
+ *	may be NULL
  * @streams_list: streams with state in the queue
  * @active: streams with data not sent yet, in round robin order
  * @datagrams: DATAGRAM frames not sent yet
@@ -165,6 +178,7 @@ struct quic_outq {
 	struct quic_cong *cong;
 	struct quic_stream_table *streams;
 	void (*stream_acked)(struct quic_outq *outq, struct quic_stream *s);
+	void (*probe_done)(struct quic_outq *outq, s64 pn, bool acked);
 
 	struct list_head streams_list;
 	struct list_head active;
@@ -207,6 +221,8 @@ enum quic_outq_timer {
  *	counted in the packet's size for congestion control
  * @min_len: pad the payload with PADDING to this length when anything is
  *	sent (client Initial packets, RFC 9000 Section 14.1); 0 for none
+ * @pmtu_probe: the packet is a PLPMTUD probe: a PING padded to @min_len,
+ *	nothing else, whatever the congestion window
  * @now: send time, microseconds
  * @pn: out: the packet number taken from the space (valid if @len)
  * @len: out: payload bytes written; 0 when there was nothing to send
@@ -219,6 +235,7 @@ struct quic_outq_tx {
 	u32 room;
 	u32 overhead;
 	u32 min_len;
+	bool pmtu_probe;
 	u64 now;
 	s64 pn;
 	u32 len;

@@ -36,7 +36,8 @@ static bool quic_outq_pc_eligible(const struct quic_outq *outq,
 {
 	const struct quic_cong *cong = outq->cong;
 
-	return pkt->ack_eliciting && cong->rtt_sampled && pkt->sent_time > cong->first_rtt_sample;
+	return pkt->ack_eliciting && !pkt->pmtu_probe && cong->rtt_sampled &&
+	       pkt->sent_time > cong->first_rtt_sample;
 }
 
 /* DetectAndRemoveLostPackets() and OnPacketsLost() of RFC 9002 Appendices
@@ -89,8 +90,16 @@ static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
 
 		list_del(&pkt->list);
 		quic_outq_unflight(outq, idx, pkt);
-		if (pkt->in_flight)
+		/* RFC 9000 Section 14.4: a lost probe says the size is too
+		 * big for the path, not that the path is congested.
+		 */
+		if (pkt->pmtu_probe) {
+			quic_cong_on_packet_discarded(outq->cong, pkt->size);
+			if (outq->probe_done)
+				outq->probe_done(outq, pkt->pn, false);
+		} else if (pkt->in_flight) {
 			quic_cong_on_packet_lost(outq->cong, now, pkt->sent_time, pkt->size);
+		}
 		list_for_each_entry_safe(fr, ftmp, &pkt->frames, list) {
 			list_del(&fr->list);
 			quic_outq_frame_lost(outq, fr, &requeue);
@@ -185,6 +194,8 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 			list_del(&fr->list);
 			quic_outq_frame_acked(outq, fr);
 		}
+		if (pkt->pmtu_probe && outq->probe_done)
+			outq->probe_done(outq, pkt->pn, true);
 		kfree(pkt);
 	}
 
@@ -303,7 +314,7 @@ static void quic_outq_probe(struct quic_outq *outq, u8 idx)
 	struct quic_outq_space *sp = &outq->spaces[idx];
 	struct quic_outq_packet *pkt;
 
-	sp->probe = 1;
+	sp->probe = QUIC_OUTQ_PTO_PROBES;
 	if (!list_empty(&sp->ctrl) || !list_empty(&sp->crypto) || !list_empty(&sp->retrans))
 		return;
 	if (idx == QUIC_CRYPTO_APP && (!list_empty(&outq->active) || !list_empty(&outq->datagrams)))
@@ -326,9 +337,10 @@ static void quic_outq_probe(struct quic_outq *outq, u8 idx)
  * the packets of that space past the time threshold are declared lost.
  * Otherwise this is a PTO: the period backs off (quic_cong_pto_backoff())
  * and the space of the earliest PTO (or, for a client with nothing in
- * flight, the anti-deadlock space) gets a probe: the next quic_outq_fill()
- * at @level ignores the congestion window and carries new data, else the
- * oldest unacknowledged frames, else a PING (Section 6.2.4). Client Initial
+ * flight, the anti-deadlock space) gets %QUIC_OUTQ_PTO_PROBES probes: the
+ * next ack-eliciting packets quic_outq_fill() builds at @level ignore the
+ * congestion window and carry new data, else the oldest unacknowledged
+ * frames, else a PING (Section 6.2.4). Client Initial
  * probes still need the caller's padding (&quic_outq_tx.min_len).
  *
  * Return: &enum quic_outq_timer.

@@ -621,6 +621,9 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 	case QUIC_SOCKOPT_CONNECTION_CLOSE:
 		err = quic_close_get(sk, len, optval, optlen);
 		break;
+	case QUIC_SOCKOPT_STREAM_OPEN:
+		err = quic_msg_stream_open(sk, len, optval, optlen);
+		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
 		break;

@@ -165,34 +165,38 @@ out:
 	return err ?: len;
 }
 
-/* The stream a write goes to, opened when asked for. */
-static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_msg_info *mi,
-					   long *timeo)
+/* RFC 9000 Section 4.6: the peer's limit keeps us from opening a stream
+ * of this type; tell it once per limit with STREAMS_BLOCKED.
+ */
+static void quic_msg_streams_blocked(struct sock *sk, bool uni)
+{
+	struct quic_frame f = {};
+
+	if (!quic_stream_local_blocked(quic_streams(sk), uni, &f.limit.max))
+		return;
+	f.type = uni ? QUIC_FRAME_STREAMS_BLOCKED_UNI : QUIC_FRAME_STREAMS_BLOCKED_BIDI;
+	if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL))
+		quic_xmit(sk);
+}
+
+/* Get stream @id to send on, opening it (and every lower one of its type)
+ * when it is not open yet; waits for MAX_STREAMS unless @nowait or the
+ * timeout is zero.
+ */
+static struct quic_stream *quic_msg_stream_get(struct sock *sk, s64 id, bool nowait,
+					       long *timeo)
 {
 	struct quic_stream_table *t = quic_streams(sk);
-	struct quic_sock *qs = quic_sk(sk);
-	u32 flags = mi->stream.stream_flags;
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct quic_stream *s;
-	s64 id;
-
-	if (mi->has_stream) {
-		id = mi->stream.stream_id;
-		if (id == -1 && (flags & MSG_STREAM_NEW))
-			id = quic_stream_next_local_id(t, !!(flags & MSG_STREAM_UNI));
-	} else {
-		id = qs->send_stream_id;
-		if (id < 0)
-			id = quic_stream_next_local_id(t, false);
-	}
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
 		s = quic_stream_send_get(t, id, GFP_KERNEL);
-		/* RFC 9000 Section 4.6: wait for MAX_STREAMS. */
 		if (!IS_ERR(s) || PTR_ERR(s) != -EAGAIN)
 			break;
-		if (!*timeo || (flags & MSG_STREAM_DONTWAIT))
+		quic_msg_streams_blocked(sk, quic_stream_id_uni(id));
+		if (!*timeo || nowait)
 			break;
 		if (signal_pending(current)) {
 			s = ERR_PTR(sock_intr_errno(*timeo));
@@ -206,9 +210,136 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
 		}
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
+	return s;
+}
+
+/* The stream a write goes to, opened when asked for. */
+static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_msg_info *mi,
+					   long *timeo)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	struct quic_sock *qs = quic_sk(sk);
+	u32 flags = mi->stream.stream_flags;
+	struct quic_stream *s;
+	s64 id;
+
+	if (mi->has_stream) {
+		id = mi->stream.stream_id;
+		if (id == -1 && (flags & MSG_STREAM_NEW))
+			id = quic_stream_next_local_id(t, !!(flags & MSG_STREAM_UNI));
+	} else {
+		id = qs->send_stream_id;
+		if (id < 0)
+			id = quic_stream_next_local_id(t, false);
+	}
+
+	s = quic_msg_stream_get(sk, id, flags & MSG_STREAM_DONTWAIT, timeo);
 	if (!IS_ERR(s))
 		qs->send_stream_id = s->id;
+	else if (PTR_ERR(s) == -ENOENT)
+		s = ERR_PTR(-EPIPE);	/* ended and released */
 	return s;
+}
+
+/* Data may go on streams: 1-RTT once the handshake is done, 0-RTT with its keys. */
+static bool quic_msg_stream_ready(struct sock *sk)
+{
+	return quic_is_established(sk) ||
+	       (quic_is_establishing(sk) && quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready);
+}
+
+/**
+ * quic_msg_stream_open - QUIC_SOCKOPT_STREAM_OPEN: open a stream before writing to it
+ * @sk: the socket, owned by the caller
+ * @len: the caller's buffer length
+ * @optval: a struct quic_stream_info: in, @stream_id (-1: the next stream
+ *	of ours of the type @stream_flags asks for) and @stream_flags
+ *	(MSG_STREAM_UNI: unidirectional; MSG_STREAM_DONTWAIT: do not wait
+ *	for the peer's stream limit); out, the stream's ID
+ * @optlen: where the length written goes
+ *
+ * An explicit @stream_id must be one of ours that we may send on, of the
+ * type MSG_STREAM_UNI says; like a first write to it, opening it opens
+ * every lower-numbered stream of its type (RFC 9000 Section 3.2). When the
+ * peer's limit does not allow the stream yet, STREAMS_BLOCKED is sent and
+ * the call waits for MAX_STREAMS (SO_SNDTIMEO, signals) unless
+ * MSG_STREAM_DONTWAIT is set.
+ *
+ * Return: 0, -EINVAL for a bad length, unknown flags or a stream ID that
+ * is not one of ours of that type, -EEXIST for a stream opened before,
+ * -ENOTCONN before the handshake can carry data, -EAGAIN, -EPIPE when the
+ * connection ends while waiting, -EINTR/-ERESTARTSYS, -EFAULT, -ENOMEM.
+ */
+int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	struct quic_stream_info si;
+	struct quic_stream *s;
+	long timeo;
+	bool uni;
+
+	sock_owned_by_me(sk);
+	if (len < sizeof(si))
+		return -EINVAL;
+	if (copy_from_sockptr(&si, optval, sizeof(si)))
+		return -EFAULT;
+	if (si.stream_flags & ~(MSG_STREAM_UNI | MSG_STREAM_DONTWAIT))
+		return -EINVAL;
+	if (!quic_msg_stream_ready(sk))
+		return -ENOTCONN;
+
+	uni = si.stream_flags & MSG_STREAM_UNI;
+	if (si.stream_id == -1)
+		si.stream_id = quic_stream_next_local_id(t, uni);
+	if (!quic_stream_id_valid(si.stream_id) ||
+	    !quic_stream_id_local(si.stream_id, t->is_serv) ||
+	    quic_stream_id_uni(si.stream_id) != uni)
+		return -EINVAL;
+	if (si.stream_id < quic_stream_next_local_id(t, uni))
+		return -EEXIST;
+
+	timeo = sock_sndtimeo(sk, si.stream_flags & MSG_STREAM_DONTWAIT);
+	s = quic_msg_stream_get(sk, si.stream_id, false, &timeo);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	si.stream_flags = 0;
+	len = sizeof(si);
+	if (copy_to_sockptr(optval, &si, len) || copy_to_sockptr(optlen, &len, sizeof(len)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * quic_msg_stream_done - release a stream once both its parts have ended
+ * @sk: the socket, owned by the caller
+ * @s: a stream of the socket; freed when it is done
+ *
+ * A stream whose sending part was acknowledged or reset and whose
+ * receiving part was read to its end (or that has no such part) leaves
+ * the table with whatever the queues still held for it. A stream the
+ * peer opened gives the peer one back: MAX_STREAMS raises its limit
+ * (RFC 9000 Section 4.6). Softirq or process context; GFP_ATOMIC.
+ *
+ * Return: true when a MAX_STREAMS frame was queued for the caller to send.
+ */
+bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	bool uni = quic_stream_id_uni(s->id);
+	struct quic_frame f = {};
+	s64 id = s->id;
+
+	sock_owned_by_me(sk);
+	if (!quic_stream_is_done(s))
+		return false;
+	quic_outq_stream_purge(quic_outq(sk), s);
+	quic_inq_stream_purge(quic_inq(sk), id);
+	quic_stream_release(t, s);
+	if (quic_stream_id_local(id, t->is_serv) ||
+	    !quic_stream_peer_max_streams_update(t, uni, &f.limit.max))
+		return false;
+	f.type = uni ? QUIC_FRAME_MAX_STREAMS_UNI : QUIC_FRAME_MAX_STREAMS_BIDI;
+	return !quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
 }
 
 static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
@@ -221,9 +352,7 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	u32 chunk;
 	int err;
 
-	/* 1-RTT data only once the handshake is done; 0-RTT with its keys. */
-	if (!quic_is_established(sk) &&
-	    !(quic_is_establishing(sk) && quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready))
+	if (!quic_msg_stream_ready(sk))
 		return -ENOTCONN;
 	s = quic_msg_stream(sk, mi, &timeo);
 	if (IS_ERR(s))
@@ -264,6 +393,7 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
  *
  * Return: bytes queued, or a negative errno: -ENOTCONN before connect()
  * (or, for stream data and datagrams, before the handshake completed),
+ * -EPIPE once the connection ended (after its error was returned once),
  * -EINVAL for a malformed control message, -EMSGSIZE, -EAGAIN, -EPIPE
  * once the connection is closed, -ENOKEY for a level without keys.
  */
@@ -279,6 +409,13 @@ int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		goto out;
 	if (sk->sk_err) {
 		err = sock_error(sk);
+		goto out;
+	}
+	/* Once the connection ended (its error, if any, was reported above),
+	 * writes fail as on a TCP socket that was shut down; no SIGPIPE.
+	 */
+	if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) {
+		err = -EPIPE;
 		goto out;
 	}
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
@@ -327,7 +464,8 @@ static int quic_msg_wait_data(struct sock *sk, long *timeo)
 }
 
 /* Flow control credit the application freed: advertise it (RFC 9000 4.2). */
-static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *ri)
+static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *ri,
+				  bool queued)
 {
 	struct quic_frame f = {};
 
@@ -342,7 +480,8 @@ static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *
 		f.limit.max = ri->max_stream_data;
 		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
 	}
-	if (ri->conn_update || ri->stream_update)
+	/* @queued: MAX_STREAMS from quic_msg_stream_done() waits too. */
+	if (ri->conn_update || ri->stream_update || queued)
 		quic_xmit(sk);
 }
 
@@ -364,6 +503,7 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 	struct quic_handshake_info hs;
 	struct quic_stream_info si;
 	struct quic_inq_rinfo ri;
+	bool queued = false;
 	long timeo;
 	int err;
 
@@ -393,6 +533,11 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 		si.stream_id = ri.stream_id;
 		si.stream_flags = ri.fin ? MSG_STREAM_FIN : 0;
 		put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
+		if (ri.fin) {
+			struct quic_stream *s = quic_stream_find(quic_streams(sk), ri.stream_id);
+
+			queued = s && quic_msg_stream_done(sk, s);
+		}
 		break;
 	default:
 		msg->msg_flags |= MSG_DATAGRAM;
@@ -400,7 +545,7 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 			msg->msg_flags |= MSG_TRUNC;
 		break;
 	}
-	quic_msg_read_updates(sk, &ri);
+	quic_msg_read_updates(sk, &ri, queued);
 out:
 	release_sock(sk);
 	return err;

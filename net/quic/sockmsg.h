@@ -9,8 +9,10 @@
 
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/sockptr.h>
 
 struct msghdr;
+struct quic_stream;
 struct sock;
 
 /* Largest CRYPTO message one sendmsg() takes: a TLS flight with a long
@@ -21,5 +23,8 @@ struct sock;
 int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int *addr_len);
 __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait);
+
+int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen);
+bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
 
 #endif /* __net_quic_sockmsg_h__ */

@@ -61,6 +61,7 @@ int quic_stream_table_init(struct quic_stream_table *t, bool is_serv, gfp_t gfp)
 	t->is_serv = is_serv;
 	quic_stream_limits_init(&t->local, is_serv);
 	quic_stream_limits_init(&t->peer, !is_serv);
+	t->peer_mem_limit = U64_MAX;
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_table_init);
@@ -86,6 +87,7 @@ void quic_stream_table_free(struct quic_stream_table *t)
 	kfree(t->hash);
 	t->hash = NULL;
 	t->count = 0;
+	t->peer_mem = 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_table_free);
 
@@ -201,6 +203,8 @@ static struct quic_stream *quic_stream_create(struct quic_stream_table *t, s64 i
 
 	hlist_add_head(&s->node, quic_stream_bucket(t, id));
 	t->count++;
+	if (!local)
+		t->peer_mem += sizeof(*s);
 	return s;
 }
 
@@ -266,6 +270,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_send_get);
 static struct quic_stream *quic_stream_peer_open(struct quic_stream_table *t, s64 id, gfp_t gfp)
 {
 	u8 dir = quic_stream_dir(id);
+	u64 n;
 
 	if (quic_stream_id_local(id, t->is_serv)) {
 		/* RFC 9000 Sections 19.5, 19.8, 19.10: a stream of ours
@@ -278,6 +283,13 @@ static struct quic_stream *quic_stream_peer_open(struct quic_stream_table *t, s6
 	/* RFC 9000 Section 4.6 */
 	if (quic_stream_id_to_count(id) > t->peer.max_streams[dir])
 		return ERR_PTR(-EDQUOT);
+	/* Opening a stream opens every lower one of its type: all of them
+	 * must fit the memory the peer may make us hold, or none is opened.
+	 */
+	n = ((u64)(id - t->peer.next_id[dir]) >> 2) + 1;
+	if (t->peer_mem > t->peer_mem_limit ||
+	    n > (t->peer_mem_limit - t->peer_mem) / sizeof(struct quic_stream))
+		return ERR_PTR(-ENOBUFS);
 	return quic_stream_open_upto(t, &t->peer, id, gfp);
 }
 
@@ -295,7 +307,10 @@ static struct quic_stream *quic_stream_peer_open(struct quic_stream_table *t, s6
  * ours never opened (STREAM_STATE_ERROR, RFC 9000 Sections 19.4, 19.8, 19.13);
  * -EDQUOT when the peer exceeds the stream limit we set (STREAM_LIMIT_ERROR);
  * -ENOENT when the stream has been released already (ignore the frame);
- * -EBADMSG when @id is not a stream ID; -ENOMEM.
+ * -EBADMSG when @id is not a stream ID; -ENOBUFS when the streams to open
+ * would take the memory of peer-opened streams beyond the table's limit
+ * (drop the packet: the peer sends it again once streams were released);
+ * -ENOMEM.
  */
 struct quic_stream *quic_stream_recv_get(struct quic_stream_table *t, s64 id, gfp_t gfp)
 {
@@ -324,8 +339,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_recv_get);
  * Return: the stream, or ERR_PTR() of
  * -EPROTO for a unidirectional stream of the peer (receive-only) or a
  * stream of ours never opened (STREAM_STATE_ERROR, RFC 9000 Sections
- * 19.5 and 19.10); -EDQUOT, -ENOENT, -EBADMSG and -ENOMEM as for
- * quic_stream_recv_get().
+ * 19.5 and 19.10); -EDQUOT, -ENOENT, -EBADMSG, -ENOBUFS and -ENOMEM as
+ * for quic_stream_recv_get().
  */
 struct quic_stream *quic_stream_feedback_get(struct quic_stream_table *t, s64 id, gfp_t gfp)
 {
@@ -351,8 +366,10 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_feedback_get);
  */
 void quic_stream_release(struct quic_stream_table *t, struct quic_stream *s)
 {
-	if (!quic_stream_id_local(s->id, t->is_serv))
+	if (!quic_stream_id_local(s->id, t->is_serv)) {
 		t->peer_closed[quic_stream_dir(s->id)]++;
+		t->peer_mem -= sizeof(*s);
+	}
 	hlist_del(&s->node);
 	t->count--;
 	kfree(s);
@@ -408,6 +425,32 @@ bool quic_stream_peer_max_streams_update(struct quic_stream_table *t, bool uni, 
 	return true;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_peer_max_streams_update);
+
+/**
+ * quic_stream_local_blocked - the peer's stream limit stops us opening a stream
+ * @t: the table
+ * @uni: unidirectional (true) or bidirectional streams
+ * @max: set to the limit, to be sent in a STREAMS_BLOCKED frame
+ *
+ * RFC 9000 Section 4.6: "A sender SHOULD send a STREAMS_BLOCKED frame
+ * (type=0x16 or 0x17) when it wishes to open a stream but is unable to do
+ * so due to the maximum stream limit set by its peer." Once per limit:
+ * a later call for the same limit asks for nothing.
+ *
+ * Return: true when a STREAMS_BLOCKED frame is due.
+ */
+bool quic_stream_local_blocked(struct quic_stream_table *t, bool uni, u64 *max)
+{
+	u8 dir = uni ? QUIC_STREAM_UNI : QUIC_STREAM_BIDI;
+	u64 cur = t->local.max_streams[dir];
+
+	if (t->blocked_at[dir] == cur + 1)
+		return false;
+	t->blocked_at[dir] = cur + 1;
+	*max = cur;
+	return true;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_local_blocked);
 
 /* Arrows of RFC 9000 Figure 2 (sending part): bit n set means state n may follow. */
 static const u32 quic_stream_send_next[] = {

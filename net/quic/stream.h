@@ -125,6 +125,10 @@ struct quic_stream_params {
  * @local: streams we open; their counts are limited by the peer
  * @peer: streams the peer opens; their counts are limited by us
  * @peer_closed: peer streams released since the last MAX_STREAMS, by direction
+ * @blocked_at: our stream limit for which STREAMS_BLOCKED was queued, plus
+ *	one, by direction (0: none)
+ * @peer_mem: bytes of the stream structures the peer made us allocate
+ * @peer_mem_limit: bound on @peer_mem (the socket's receive buffer)
  * @local_param: our transport parameters
  * @remote_param: the peer's transport parameters
  */
@@ -135,6 +139,9 @@ struct quic_stream_table {
 	struct quic_stream_limits local;
 	struct quic_stream_limits peer;
 	u64 peer_closed[QUIC_STREAM_DIRS];
+	u64 blocked_at[QUIC_STREAM_DIRS];
+	u64 peer_mem;
+	u64 peer_mem_limit;
 	struct quic_stream_params local_param;
 	struct quic_stream_params remote_param;
 };
@@ -232,6 +239,13 @@ void quic_stream_release(struct quic_stream_table *t, struct quic_stream *s);
 
 int quic_stream_set_local_max_streams(struct quic_stream_table *t, bool uni, u64 max);
 bool quic_stream_peer_max_streams_update(struct quic_stream_table *t, bool uni, u64 *max);
+bool quic_stream_local_blocked(struct quic_stream_table *t, bool uni, u64 *max);
+
+/* Bound the memory of the streams the peer opens (see quic_stream_recv_get()). */
+static inline void quic_stream_set_peer_mem_limit(struct quic_stream_table *t, u64 limit)
+{
+	t->peer_mem_limit = limit;
+}
 
 int quic_stream_send_set_state(struct quic_stream *s, u8 state);
 int quic_stream_recv_set_state(struct quic_stream *s, u8 state);

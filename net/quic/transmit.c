@@ -16,7 +16,6 @@
  * path under bh_lock_sock()); nothing here sleeps.
  */
 
-#include <kunit/static_stub.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
@@ -84,7 +83,7 @@ static void quic_xmit_header(struct sock *sk, u8 level, struct quic_packet_hdr *
  * level has nothing to send or no room, or a negative errno.
  */
 static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 min_len,
-			    u64 now)
+			    bool pmtu_probe, u64 now)
 {
 	struct quic_crypto *crypto = quic_crypto(sk, level);
 	struct quic_crypto_pkt pkt = {};
@@ -113,6 +112,7 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	tx.min_len = min_len > hlen + tag ? min_len - hlen - tag : 0;
 	if (!tag && tx.min_len < QUIC_HP_SAMPLE_LEN)
 		tx.min_len = QUIC_HP_SAMPLE_LEN;
+	tx.pmtu_probe = pmtu_probe;
 	tx.now = now;
 	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);
 	if (err || !tx.len)
@@ -139,23 +139,25 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	return pkt.len;
 }
 
-/**
- * quic_xmit_drop - whether a datagram is lost on its way out (test hook)
- * @sk: the sending socket
- * @skb: the datagram, skb->data at its first QUIC packet
- *
- * A KUnit case redirects this function (a static stub, active only in the
- * test's own thread) to lose chosen datagrams after they were recorded as
- * sent, so that loss recovery is exercised on a real connection.
- *
- * Return: false.
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+struct quic_xmit_kunit_hooks quic_xmit_kunit_hooks;
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_kunit_hooks);
+#endif
+
+/* Whether a datagram is lost on its way out (test hook); skb->data is at
+ * its first QUIC packet.
  */
-VISIBLE_IF_QUIC_KUNIT bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
+static bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
 {
-	KUNIT_STATIC_STUB_REDIRECT(quic_xmit_drop, sk, skb);
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+	bool (*hook)(struct sock *sk, struct sk_buff *skb);
+
+	hook = READ_ONCE(quic_xmit_kunit_hooks.drop);
+	if (hook)
+		return hook(sk, skb);
+#endif
 	return false;
 }
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_drop);
 
 /* Route and send a datagram whose skb->data is at its first QUIC packet;
  * the skb is consumed. Return: 0, or a negative errno when no route.
@@ -255,7 +257,7 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 		min_len = 0;
 		if (level == QUIC_CRYPTO_INITIAL && used < QUIC_MIN_UDP_PAYLOAD)
 			min_len = QUIC_MIN_UDP_PAYLOAD - used;
-		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, now);
+		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, false, now);
 		if (n <= 0)
 			continue;
 		used += n;
@@ -320,6 +322,124 @@ static bool quic_xmit_paced(struct sock *sk, u64 now)
 	return true;
 }
 
+/*
+ * PLPMTUD on the active path (RFC 9000 Section 14.3, RFC 8899): pmtu.c is
+ * the state machine, this is its transport. Enabled by a nonzero
+ * plpmtud_probe_interval once the handshake is confirmed. A probe is one
+ * 1-RTT packet, a PING padded to the size probed, sent (never fragmented:
+ * DF is set) as soon as one is due; its acknowledgment confirms the size
+ * and the next probe follows at once, its loss (loss detection, or the
+ * PMTU timer as PROBE_TIMER) counts a failed attempt. Once the search is
+ * complete the PMTU timer, at the probe interval, is PMTU_RAISE_TIMER.
+ * Each new PLPMTU becomes the congestion controller's max_datagram_size,
+ * the size every later packet is built to.
+ */
+
+static bool quic_xmit_pmtu_enabled(struct sock *sk)
+{
+	return quic_config(sk)->plpmtud_probe_interval && quic_is_established(sk) &&
+	       quic_outq(sk)->confirmed;
+}
+
+static void quic_xmit_pmtu_apply(struct sock *sk, u32 pmtu)
+{
+	if (pmtu)
+		quic_cong_set_mss(quic_cong(sk), pmtu);
+}
+
+/* PROBE_TIMER while a probe is out, PMTU_RAISE_TIMER once complete. */
+static void quic_xmit_pmtu_timer(struct sock *sk)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+	struct quic_timers *t = quic_timers(sk);
+
+	if (pl->number >= 0)
+		quic_timer_reset(t, QUIC_TIMER_PMTU, 3 * quic_cong_pto(quic_cong(sk),
+								       QUIC_CRYPTO_APP));
+	else if (quic_plpmtud_state(pl) == QUIC_PL_COMPLETE)
+		quic_timer_reset(t, QUIC_TIMER_PMTU, quic_config(sk)->plpmtud_probe_interval);
+	else
+		quic_timer_stop(t, QUIC_TIMER_PMTU);
+}
+
+/* Send a probe when one is due. */
+static void quic_xmit_pmtu_probe(struct sock *sk, u64 now)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+	struct quic_pnspace *space = quic_pnspace(sk, QUIC_CRYPTO_APP);
+	u32 size = quic_plpmtud_probe_size(pl), headroom;
+	struct sk_buff *skb;
+	s64 pn;
+	int n;
+
+	if (!quic_xmit_pmtu_enabled(sk) || !quic_plpmtud_need_probe(pl))
+		return;
+	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	skb = alloc_skb(headroom + size, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, headroom);
+	pn = space->next_pn;
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, size, size, true, now);
+	if (n <= 0) {
+		kfree_skb(skb);
+		return;
+	}
+	skb_put(skb, n);
+	quic_plpmtud_sent(pl, pn);
+	quic_xmit_out(sk, skb);
+	quic_xmit_pmtu_timer(sk);
+}
+
+/**
+ * quic_xmit_pmtu_start - begin PLPMTUD on a connection whose handshake is confirmed
+ * @sk: the socket, owned by the caller
+ *
+ * MAX_PLPMTU is the smaller of what the route's MTU leaves for a UDP
+ * payload and the peer's max_udp_payload_size (RFC 8899 Section 5.1.2);
+ * the search starts at BASE_PLPMTU, with the caller's next transmission.
+ * Nothing happens when the probe interval is 0.
+ */
+void quic_xmit_pmtu_start(struct sock *sk)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+	u32 max = quic_remote_param(sk)->max_udp_payload_size;
+	struct dst_entry *dst;
+
+	if (!quic_xmit_pmtu_enabled(sk))
+		return;
+	dst = sk_dst_get(sk);
+	if (dst) {
+		u32 hdr = sizeof(struct udphdr) + (sk->sk_family == AF_INET6 ?
+						   sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+		u32 mtu = dst_mtu(dst);
+
+		max = min(max, mtu > hdr ? mtu - hdr : 0);
+		dst_release(dst);
+	}
+	quic_xmit_pmtu_apply(sk, quic_plpmtud_set_max(pl, max));
+	quic_xmit_pmtu_apply(sk, quic_plpmtud_start(pl));
+}
+
+/**
+ * quic_xmit_pmtu_done - a probe was acknowledged or declared lost
+ * @sk: the socket, owned by the caller
+ * @pn: the probe's packet number
+ * @acked: acknowledged (the size passes) or lost (one failed attempt)
+ *
+ * Called from ACK processing; the next probe goes out with the next
+ * transmission.
+ */
+void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+
+	if (!quic_plpmtud_confirm(pl, pn, pn))
+		return;
+	quic_xmit_pmtu_apply(sk, acked ? quic_plpmtud_ack(pl, pn, pn) : quic_plpmtud_timeout(pl));
+	quic_xmit_pmtu_timer(sk);
+}
+
 static void __quic_xmit(struct sock *sk, bool paced)
 {
 	u64 now = quic_time_us();
@@ -327,6 +447,8 @@ static void __quic_xmit(struct sock *sk, bool paced)
 
 	if (!quic_is_establishing(sk) && !quic_is_established(sk))
 		return;
+	if (paced)
+		quic_xmit_pmtu_probe(sk, now);
 	for (i = 0; i < QUIC_XMIT_BURST; i++) {
 		if (paced && quic_xmit_paced(sk, now))
 			break;
@@ -411,6 +533,21 @@ static void quic_xmit_pace_fire(struct sock *sk)
 	quic_xmit(sk);
 }
 
+/* PLPMTUD: PROBE_TIMER (the probe counts as lost) or PMTU_RAISE_TIMER. */
+static void quic_xmit_pmtu_fire(struct sock *sk)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+
+	if (!quic_xmit_pmtu_enabled(sk))
+		return;
+	if (pl->number >= 0)
+		quic_xmit_pmtu_apply(sk, quic_plpmtud_timeout(pl));
+	else
+		quic_plpmtud_raise(pl);
+	quic_xmit_pmtu_timer(sk);
+	quic_xmit(sk);
+}
+
 /* RFC 9000 Section 10.1: the connection is silently closed. Once closed,
  * the same timer measures the closing or draining period (close.c).
  */
@@ -423,9 +560,9 @@ static void quic_xmit_idle_fire(struct sock *sk)
 }
 
 /* Expiry handlers of every socket's timers (timer.c): softirq, socket
- * spinlock held, or release_sock() of the owner. The path validation and
- * PLPMTUD timers stay without a handler until a live connection validates
- * new paths and probes its MTU (connection migration).
+ * spinlock held, or release_sock() of the owner. The path validation
+ * timer stays without a handler until a connection validates new paths
+ * (connection migration).
  */
 const struct quic_timer_ops quic_xmit_timer_ops = {
 	.fire = {
@@ -433,5 +570,6 @@ const struct quic_timer_ops quic_xmit_timer_ops = {
 		[QUIC_TIMER_ACK]	= quic_xmit_ack_fire,
 		[QUIC_TIMER_IDLE]	= quic_xmit_idle_fire,
 		[QUIC_TIMER_PACE]	= quic_xmit_pace_fire,
+		[QUIC_TIMER_PMTU]	= quic_xmit_pmtu_fire,
 	},
 };

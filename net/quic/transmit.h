@@ -33,11 +33,24 @@ void quic_xmit(struct sock *sk);
 void quic_xmit_timers_update(struct sock *sk);
 void quic_xmit_close(struct sock *sk, const struct quic_close_info *info);
 int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb);
+void quic_xmit_pmtu_start(struct sock *sk);
+void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked);
 
 extern const struct quic_timer_ops quic_xmit_timer_ops;
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
-bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb);
+/**
+ * struct quic_xmit_kunit_hooks - what the KUnit suites change in transmission
+ * @drop: when set, called for each datagram after it was recorded as sent;
+ *	returning true loses it, so that loss recovery is exercised on a real
+ *	connection. A plain pointer rather than a static stub: datagrams also
+ *	leave from timers and softirq, outside the test's thread.
+ */
+struct quic_xmit_kunit_hooks {
+	bool (*drop)(struct sock *sk, struct sk_buff *skb);
+};
+
+extern struct quic_xmit_kunit_hooks quic_xmit_kunit_hooks;
 #endif
 
 #endif /* __net_quic_transmit_h__ */

@@ -13,7 +13,6 @@
  */
 
 #include <crypto/internal/aead.h>
-#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/in.h>
@@ -58,6 +57,8 @@ struct conn_pair {
 	struct socket *client;
 	struct socket *server;
 	bool user_client;
+	u16 server_max_streams;
+	u32 probe_interval;
 };
 
 static void conn_addr(union quic_addr *a, int family, const char *ip, u16 port)
@@ -190,6 +191,20 @@ static int conn_params_to(struct socket *from, struct socket *to)
 
 KUNIT_DEFINE_ACTION_WRAPPER(conn_sock_release, sock_release, struct socket *);
 
+/* Our max_streams_bidi and max_streams_uni transport parameters. */
+static void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max)
+{
+	struct quic_transport_param prm = {};
+	unsigned int len = sizeof(prm);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     &len), 0);
+	prm.max_streams_bidi = max;
+	prm.max_streams_uni = max;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     sizeof(prm)), 0);
+}
+
 /*
  * The stand-in handshake, in the order a TLS 1.3 handshake moves:
  * ClientHello (Initial) -> ServerHello (Initial), EncryptedExtensions to
@@ -204,7 +219,8 @@ static void conn_handshake(struct kunit *test, const struct conn_case *c, u16 po
 	static const char shlo[] = "server hello";
 	static const char sfin[] = "encrypted extensions .. server finished";
 	static const char cfin[] = "client finished";
-	struct quic_config cfg = { .version = c->version };
+	struct quic_config cfg = { .version = c->version,
+				   .plpmtud_probe_interval = p->probe_interval };
 	union quic_addr a;
 	u8 buf[64];
 
@@ -224,6 +240,8 @@ static void conn_handshake(struct kunit *test, const struct conn_case *c, u16 po
 
 	conn_addr(&a, c->family, c->ip, port);
 	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
+	if (p->server_max_streams)
+		conn_limit_streams(test, p->lsock, p->server_max_streams);
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
@@ -304,6 +322,24 @@ static void conn_expect_stream(struct kunit *test, struct socket *sock, s64 id, 
 	KUNIT_EXPECT_MEMEQ(test, got, want, len);
 }
 
+/* Receive @len bytes of stream @id without its end. */
+static void conn_expect_partial(struct kunit *test, struct socket *sock, s64 id, size_t len)
+{
+	struct quic_stream_info si;
+	size_t n = 0;
+	u8 buf[64];
+	int ret;
+
+	while (n < len) {
+		ret = conn_recv(sock, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+				min(sizeof(buf), len - n));
+		KUNIT_ASSERT_GT(test, ret, 0);
+		KUNIT_ASSERT_EQ(test, si.stream_id, id);
+		KUNIT_ASSERT_FALSE(test, si.stream_flags & MSG_STREAM_FIN);
+		n += ret;
+	}
+}
+
 /* RFC 9001 Section 4: the handshake completes for each cipher suite and
  * version, then stream data flows both ways, byte-exact.
  */
@@ -377,6 +413,7 @@ struct conn_drop {
 	int dropped;
 	int matched;
 	bool every_other;
+	u32 max_len;
 };
 
 static struct conn_drop conn_drop;
@@ -402,6 +439,13 @@ static bool conn_drop_stub(struct sock *sk, struct sk_buff *skb)
 	if (quic_paths(sk)->serv != d->serv || conn_first_packet_type(skb) != d->type)
 		return false;
 	d->matched++;
+	if (d->max_len) {
+		/* A path whose MTU leaves @max_len bytes for UDP payloads. */
+		if (skb->len <= d->max_len)
+			return false;
+		d->dropped++;
+		return true;
+	}
 	if (d->every_other) {
 		if (d->matched % 2)
 			return false;
@@ -419,11 +463,18 @@ static bool conn_drop_stub(struct sock *sk, struct sk_buff *skb)
 	return true;
 }
 
+static void conn_drop_disarm(void *unused)
+{
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+}
+
 static void conn_drop_arm(struct kunit *test, bool serv, u8 type, int skip, int count)
 {
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
 	conn_drop = (struct conn_drop){ .serv = serv, .type = type, .skip = skip,
 					.count = count };
-	kunit_activate_static_stub(test, quic_xmit_drop, conn_drop_stub);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_drop_disarm, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, conn_drop_stub);
 }
 
 static void conn_transfer_up_and_down(struct kunit *test, struct conn_pair *p, s64 id,
@@ -460,7 +511,9 @@ static void conn_survives_lost_server_handshake_flight(struct kunit *test)
 }
 
 /* RFC 9002 Section 6.1: later packets acknowledged reveal the lost ones,
- * whose frames are sent again (RFC 9000 Section 13.3).
+ * whose frames are sent again (RFC 9000 Section 13.3). The burst takes the
+ * first flights and the probes of several PTOs, each twice as long as the
+ * one before (Section 6.2.1): a few seconds under emulation.
  */
 static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
 {
@@ -469,6 +522,8 @@ static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
 	u8 *up;
 
 	conn_handshake(test, &conn_cases[0], 63012, &p);
+	p.client->sk->sk_sndtimeo = 30 * HZ;
+	p.server->sk->sk_rcvtimeo = 30 * HZ;
 	up = conn_pattern(test, len, 5);
 	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 3, 20);
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
@@ -882,6 +937,139 @@ static void conn_keeps_synchronous_aeads_when_an_async_one_is_preferred(struct k
 	KUNIT_EXPECT_TRUE(test, conn_tfm_is_sync(initial->tx.aead[initial->tx.phase]));
 }
 
+static int conn_stream_open(struct socket *sock, s64 id, u32 flags, s64 *opened)
+{
+	struct quic_stream_info si = { .stream_id = id, .stream_flags = flags };
+	unsigned int len = sizeof(si);
+	int err;
+
+	err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_STREAM_OPEN, &si, &len);
+	if (!err)
+		*opened = si.stream_id;
+	return err;
+}
+
+/*
+ * RFC 9000 Section 4.6: with the server allowing two streams of each
+ * type, the client opens eight bidirectional and four unidirectional
+ * ones, one after another. A stream both of whose parts ended is
+ * released; the server then raises the limit with MAX_STREAMS, and a
+ * client blocked by the limit sends STREAMS_BLOCKED and waits for it.
+ * QUIC_SOCKOPT_STREAM_OPEN opens the next stream of a type.
+ */
+static void conn_released_streams_raise_the_peer_limit(struct kunit *test)
+{
+	struct conn_pair p = { .server_max_streams = 2 };
+	struct quic_stream_table *ct, *st;
+	const size_t len = 1500;
+	s64 id, want;
+	u8 *data;
+	int i;
+
+	conn_handshake(test, &conn_cases[0], 63026, &p);
+	ct = quic_streams(p.client->sk);
+	st = quic_streams(p.server->sk);
+	data = conn_pattern(test, len, 21);
+
+	for (i = 0; i < 8; i++) {
+		want = 4 * i;
+		KUNIT_ASSERT_EQ(test, conn_stream_open(p.client, -1, 0, &id), 0);
+		KUNIT_ASSERT_EQ(test, id, want);
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, id, MSG_STREAM_FIN, data, len),
+				len);
+		conn_expect_stream(test, p.server, id, data, len);
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, id, MSG_STREAM_FIN, data, len),
+				len);
+		conn_expect_stream(test, p.client, id, data, len);
+	}
+	/* Unidirectional: the server only reads, so its part ends at the FIN. */
+	for (i = 0; i < 4; i++) {
+		want = 4 * i + 2;
+		KUNIT_ASSERT_EQ(test, conn_stream_open(p.client, -1, MSG_STREAM_UNI, &id), 0);
+		KUNIT_ASSERT_EQ(test, id, want);
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, id, MSG_STREAM_FIN, data, len),
+				len);
+		conn_expect_stream(test, p.server, id, data, len);
+	}
+	KUNIT_EXPECT_GE(test, ct->local.max_streams[QUIC_STREAM_BIDI], 8);
+	KUNIT_EXPECT_GE(test, ct->local.max_streams[QUIC_STREAM_UNI], 4);
+	/* The server holds at most the streams the limit lets be open. */
+	KUNIT_EXPECT_LE(test, st->count, 4);
+	KUNIT_EXPECT_LE(test, st->peer_mem, 4 * sizeof(struct quic_stream));
+
+	/* Two streams open and not ended: the third waits, or fails at once. */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 32, MSG_STREAM_NEW, data, 10), 10);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 36, MSG_STREAM_NEW, data, 10), 10);
+	conn_expect_partial(test, p.server, 32, 10);
+	conn_expect_partial(test, p.server, 36, 10);
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, -1, MSG_STREAM_DONTWAIT, &id), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, -1, MSG_STREAM_NEW | MSG_STREAM_DONTWAIT,
+					       data, 10), -EAGAIN);
+	/* STREAMS_BLOCKED went out once, for the limit of 10. */
+	KUNIT_EXPECT_EQ(test, ct->blocked_at[QUIC_STREAM_BIDI], 11);
+	/* A stream opened before is not opened again. */
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, 4, 0, &id), -EEXIST);
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, 40, MSG_STREAM_UNI, &id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, 1, 0, &id), -EINVAL);
+	/* A write to a stream that ended and was released is refused. */
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, 0, data, 10), -EPIPE);
+}
+
+/* The client's PLPMTUD state, read under its socket lock. */
+static void conn_plpmtud(struct socket *sock, struct quic_plpmtud *pl, u32 *mss)
+{
+	lock_sock(sock->sk);
+	*pl = *quic_path_pl(quic_paths(sock->sk));
+	*mss = quic_cong_mss(quic_cong(sock->sk));
+	release_sock(sock->sk);
+}
+
+/*
+ * RFC 9000 Section 14.3, RFC 8899: on a path that loses every datagram
+ * over 1400 bytes, the client's probes (PINGs padded to the size probed)
+ * climb from 1200 bytes and settle at 1400 after three lost probes of
+ * each larger size; every packet is then built to 1400 bytes, and data
+ * still flows. The lost probes are not taken as congestion (Section 14.4).
+ */
+static void conn_plpmtud_finds_the_largest_size_that_passes(struct kunit *test)
+{
+	struct conn_pair p = { .probe_interval = QUIC_MIN_PROBE_INTERVAL };
+	struct quic_plpmtud pl;
+	u8 *data = conn_pattern(test, 1000, 31);
+	u32 mss, window;
+	int i;
+
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 0);
+	conn_drop.max_len = 1400;
+	conn_handshake(test, &conn_cases[0], 63027, &p);
+	window = quic_cong(p.client->sk)->window;
+
+	/* Traffic both ways keeps acknowledgments, and loss detection, going. */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, data, 100), 100);
+	conn_expect_partial(test, p.server, 0, 100);
+	for (i = 0; i < 2000; i++) {
+		conn_plpmtud(p.client, &pl, &mss);
+		if (quic_plpmtud_state(&pl) == QUIC_PL_COMPLETE)
+			break;
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, 0, data, 100), 100);
+		conn_expect_partial(test, p.server, 0, 100);
+		usleep_range(5000, 6000);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE,
+			    "PLPMTU %u, probing %u", pl.pmtu, pl.probe_size);
+	KUNIT_EXPECT_EQ(test, pl.pmtu, 1400);
+	KUNIT_EXPECT_EQ(test, mss, 1400);
+	/* 1424 and 1404 were each lost three times. */
+	KUNIT_EXPECT_GE(test, conn_drop.dropped, 6);
+	KUNIT_EXPECT_GE(test, quic_cong(p.client->sk)->window, window);
+	KUNIT_EXPECT_TRUE(test, quic_timer_pending(quic_timers(p.client->sk), QUIC_TIMER_PMTU));
+
+	/* Full-size packets pass: a transfer completes without more loss. */
+	i = conn_drop.dropped;
+	conn_transfer_up_and_down(test, &p, 4, 60000);
+	KUNIT_EXPECT_EQ(test, conn_drop.dropped, i);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -909,6 +1097,8 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_closed_user_socket_lingers_for_its_period),
 	KUNIT_CASE_SLOW(conn_pacer_holds_a_burst_back_and_its_timer_sends_it),
 	KUNIT_CASE(conn_keeps_synchronous_aeads_when_an_async_one_is_preferred),
+	KUNIT_CASE_SLOW(conn_released_streams_raise_the_peer_limit),
+	KUNIT_CASE_SLOW(conn_plpmtud_finds_the_largest_size_that_passes),
 	{}
 };
 

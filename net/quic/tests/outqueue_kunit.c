@@ -363,13 +363,17 @@ static void outqueue_pto_backs_off_and_probes_with_new_data(struct kunit *test)
 			QUIC_OUTQ_TIMER_PTO);
 
 	/* Assert: RFC 9002 Section 6.2.1 backoff; Section 6.2.4: the probe
-	 * carries the new data, not a copy of packet 0.
+	 * carries the new data, not a copy of packet 0, and a second probe
+	 * (up to two are allowed) has nothing left but a PING.
 	 */
 	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
 	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 1U);
 	KUNIT_EXPECT_TRUE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
 	oq_expect_stream(test, e, 0, 100, 50);
+	KUNIT_EXPECT_TRUE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 1U);
+	KUNIT_EXPECT_EQ(test, e->buf[0], QUIC_FRAME_PING);
 	KUNIT_EXPECT_FALSE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
 	/* The next PTO counts from the probe, with the doubled period. */
 	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
@@ -927,7 +931,8 @@ static void outqueue_reset_stream_purges_its_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->frames[0].reset.final_size, 100ULL);
 	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 1, OQ_T0 + 2000), 0);
 	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_RESET_RECVD);
-	KUNIT_EXPECT_EQ(test, e->nacked, 0U);
+	/* A terminal sending part is reported, as for Data Recvd. */
+	KUNIT_EXPECT_EQ(test, e->nacked, 1U);
 }
 
 static void outqueue_early_data_packet_has_no_ack(struct kunit *test)

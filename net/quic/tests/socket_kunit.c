@@ -110,7 +110,7 @@ static void socket_connection_options_not_supported_yet(struct kunit *test)
 {
 	/* These act on a connection; they arrive with the data path. */
 	static const int names[] = {
-		QUIC_SOCKOPT_STREAM_OPEN, QUIC_SOCKOPT_STREAM_RESET,
+		QUIC_SOCKOPT_STREAM_RESET,
 		QUIC_SOCKOPT_STREAM_STOP_SENDING, QUIC_SOCKOPT_CONNECTION_ID,
 		QUIC_SOCKOPT_CONNECTION_MIGRATION,
 		QUIC_SOCKOPT_KEY_UPDATE,
@@ -127,6 +127,31 @@ static void socket_connection_options_not_supported_yet(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
 				-EOPNOTSUPP);
 	}
+}
+
+/*
+ * QUIC_SOCKOPT_STREAM_OPEN is read, never written; it checks its input,
+ * then needs a connection that can carry stream data.
+ */
+static void socket_stream_open_needs_a_connection(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_stream_info si = { .stream_id = -1 };
+	unsigned int len = sizeof(si);
+
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_STREAM_OPEN, &si,
+						     sizeof(si)), -EOPNOTSUPP);
+	len = sizeof(si) - 1;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_STREAM_OPEN, &si, &len),
+			-EINVAL);
+	len = sizeof(si);
+	si.stream_flags = MSG_STREAM_FIN;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_STREAM_OPEN, &si, &len),
+			-EINVAL);
+	si.stream_flags = MSG_STREAM_UNI | MSG_STREAM_DONTWAIT;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_STREAM_OPEN, &si, &len),
+			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, si.stream_id, -1);
 }
 
 /*
@@ -604,6 +629,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_defaults_follow_rfc),
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
 	KUNIT_CASE(socket_connection_options_not_supported_yet),
+	KUNIT_CASE(socket_stream_open_needs_a_connection),
 	KUNIT_CASE(socket_connection_close_option_rules),
 	KUNIT_CASE(socket_data_calls_need_a_connection),
 	KUNIT_CASE(socket_config_round_trip),

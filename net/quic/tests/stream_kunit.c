@@ -332,6 +332,62 @@ static const u8 send_arrows[][2] = {
 	{ QUIC_STREAM_SEND_STATE_RESET_SENT, QUIC_STREAM_SEND_STATE_RESET_RECVD },
 };
 
+/*
+ * The streams the peer opens are memory we hold for it: opening a stream
+ * opens every lower one of its type (RFC 9000 Section 3.2), and all of
+ * them must fit the table's memory bound or none is opened (-ENOBUFS: the
+ * packet is dropped and sent again later). Released streams free room.
+ */
+static void stream_peer_opened_streams_are_charged(struct kunit *test)
+{
+	struct quic_stream_table *t = table_open(test, true);
+	const u64 one = sizeof(struct quic_stream);
+	struct quic_stream *s;
+
+	quic_stream_set_peer_mem_limit(t, 3 * one);
+	/* Client streams 0, 4, 8, 12 would be four: refused, nothing opened. */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(quic_stream_recv_get(t, 12, GFP_KERNEL)), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, t->count, 0);
+	KUNIT_EXPECT_EQ(test, t->peer_mem, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(quic_stream_feedback_get(t, 12, GFP_KERNEL)), -ENOBUFS);
+
+	s = quic_stream_recv_get(t, 8, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, t->peer_mem, 3 * one);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(quic_stream_recv_get(t, 2, GFP_KERNEL)), -ENOBUFS);
+
+	/* Our own streams are the application's, not charged here. */
+	KUNIT_EXPECT_FALSE(test, IS_ERR(quic_stream_send_get(t, 1, GFP_KERNEL)));
+	KUNIT_EXPECT_EQ(test, t->peer_mem, 3 * one);
+
+	quic_stream_release(t, quic_stream_find(t, 0));
+	KUNIT_EXPECT_EQ(test, t->peer_mem, 2 * one);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(quic_stream_recv_get(t, 2, GFP_KERNEL)));
+	KUNIT_EXPECT_EQ(test, t->peer_mem, 3 * one);
+}
+
+/* RFC 9000 Section 4.6: STREAMS_BLOCKED is due once per peer limit, per type. */
+static void stream_blocked_once_per_limit(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, false);
+	u64 max = 99;
+
+	set_limits(test, t, true, 1, 0, 1000);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(quic_stream_send_get(t, 0, GFP_KERNEL)));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(quic_stream_send_get(t, 4, GFP_KERNEL)), -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, quic_stream_local_blocked(t, false, &max));
+	KUNIT_EXPECT_EQ(test, max, 1);
+	KUNIT_EXPECT_FALSE(test, quic_stream_local_blocked(t, false, &max));
+	/* Unidirectional streams have a limit of their own: 0. */
+	KUNIT_EXPECT_TRUE(test, quic_stream_local_blocked(t, true, &max));
+	KUNIT_EXPECT_EQ(test, max, 0);
+
+	KUNIT_EXPECT_EQ(test, quic_stream_set_local_max_streams(t, false, 2), 1);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(quic_stream_send_get(t, 4, GFP_KERNEL)));
+	KUNIT_EXPECT_TRUE(test, quic_stream_local_blocked(t, false, &max));
+	KUNIT_EXPECT_EQ(test, max, 2);
+}
+
 /* Figure 3 of RFC 9000 Section 3.2, with both "(optional)" arrows. */
 static const u8 recv_arrows[][2] = {
 	{ QUIC_STREAM_RECV_STATE_RECV, QUIC_STREAM_RECV_STATE_SIZE_KNOWN },
@@ -762,6 +818,8 @@ static struct kunit_case stream_cases[] = {
 	KUNIT_CASE(stream_feedback_opens_peer_bidi_stream),
 	KUNIT_CASE(stream_frames_for_released_streams_are_ignored),
 	KUNIT_CASE(stream_released_peer_streams_return_credit),
+	KUNIT_CASE(stream_peer_opened_streams_are_charged),
+	KUNIT_CASE(stream_blocked_once_per_limit),
 	KUNIT_CASE(stream_send_transitions_match_figure_2),
 	KUNIT_CASE(stream_recv_transitions_match_figure_3),
 	KUNIT_CASE(stream_send_part_lifecycle),

@@ -16,8 +16,10 @@
  *   negative); a buffer smaller than the value is EINVAL, a larger one is
  *   accepted and the length written back is the value's; an unwritable value
  *   is EFAULT.
- * - options 1-4, 6 and 7 act on a connection: EOPNOTSUPP until they land,
+ * - options 2-4, 6 and 7 act on a connection: EOPNOTSUPP until they land,
  *   whatever the length or pointer. An unknown option is ENOPROTOOPT.
+ * - STREAM_OPEN (1) is a get only (a set is EOPNOTSUPP): its length and
+ *   pointers are checked first, then it needs a connection (ENOTCONN).
  * - CONNECTION_CLOSE (5) takes a struct quic_connection_close whose phrase
  *   is a NUL-terminated string of up to 80 bytes: from the structure's
  *   size (8) up to 86 bytes; a get reports at least the structure's size.
@@ -45,6 +47,7 @@ enum kind {
 	K_BYTES,	/* byte string up to a limit */
 	K_ALPN,		/* "name1,name2" list */
 	K_DATAPATH,	/* arrives with the data path */
+	K_OPEN,		/* STREAM_OPEN: a get that needs a connection */
 	K_CLOSE,	/* structure with a NUL-terminated tail */
 	K_SECRET,	/* handshake structure, write-only */
 	K_PARAM_EXT,	/* handshake byte string */
@@ -65,7 +68,7 @@ struct opt {
 
 static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_EVENT, "EVENT", K_STRUCT, sizeof(struct quic_event_option) },
-	{ QUIC_SOCKOPT_STREAM_OPEN, "STREAM_OPEN", K_DATAPATH, sizeof(struct quic_stream_info) },
+	{ QUIC_SOCKOPT_STREAM_OPEN, "STREAM_OPEN", K_OPEN, sizeof(struct quic_stream_info) },
 	{ QUIC_SOCKOPT_STREAM_RESET, "STREAM_RESET", K_DATAPATH, sizeof(struct quic_errinfo) },
 	{ QUIC_SOCKOPT_STREAM_STOP_SENDING, "STREAM_STOP_SENDING", K_DATAPATH,
 	  sizeof(struct quic_errinfo) },
@@ -102,6 +105,7 @@ static char *unmapped;
 /* What a request returns before the option's own checks: dispatch refuses it. */
 static const int set_dispatch[] = {
 	[K_DATAPATH] = EOPNOTSUPP,
+	[K_OPEN] = EOPNOTSUPP,
 	[K_UNKNOWN] = ENOPROTOOPT,
 };
 
@@ -115,6 +119,12 @@ static const int get_dispatch[] = {
 static int dispatch_errno(const struct opt *o, bool get)
 {
 	return get ? get_dispatch[o->kind] : set_dispatch[o->kind];
+}
+
+/* A well-formed get: STREAM_OPEN checks its input, then wants a connection. */
+static int get_errno(const struct opt *o)
+{
+	return o->kind == K_OPEN ? ENOTCONN : dispatch_errno(o, true);
 }
 
 /* A malformed request: the option's own check, unless dispatch refuses first. */
@@ -261,10 +271,13 @@ static unsigned int get_setup(int fd, const struct opt *o)
 static void get_input(const struct opt *o)
 {
 	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_UPDATE };
+	struct quic_stream_info si = { .stream_id = -1 };
 
 	memset(buf, 0, sizeof(buf));
 	if (o->name == QUIC_SOCKOPT_EVENT)
 		memcpy(buf, &ev, sizeof(ev));
+	if (o->name == QUIC_SOCKOPT_STREAM_OPEN)
+		memcpy(buf, &si, sizeof(si));
 }
 
 /* The value returned by a successful get is the one stored by get_setup(). */
@@ -319,7 +332,7 @@ static void get_cases(int fd, const struct opt *o)
 			  get_value_ok(o) ? "right" : "wrong");
 		ret = -2;
 	}
-	ktap_expect_errno(ret, err, dispatch_errno(o, true), "getsockopt %s exact optlen (%u)",
+	ktap_expect_errno(ret, err, get_errno(o), "getsockopt %s exact optlen (%u)",
 			  o->label, exact);
 
 	get_input(o);
@@ -330,7 +343,7 @@ static void get_cases(int fd, const struct opt *o)
 		ktap_diag("optlen %u, expected %u", len, exact);
 		ret = -2;
 	}
-	ktap_expect_errno(ret, err, dispatch_errno(o, true),
+	ktap_expect_errno(ret, err, get_errno(o),
 			  "getsockopt %s oversized optlen reports the value's length", o->label);
 
 	len = exact;
