@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The one-call handshakes: quic_client_handshake() on a connect()ed QUIC
+ * socket, quic_server_handshake() on an accept()ed one. Each builds a
+ * GnuTLS session the way QUIC needs it (TLS 1.3 only, RFC 9001 Section
+ * 4.2; no EndOfEarlyData, Section 8.3; no middlebox compatibility mode,
+ * Section 8.4) and runs the handshake to its end.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/tls.h>
+
+#include "internal.h"
+
+#define PRIO_BASE	"NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE"
+#define PRIO_PSK	":+ECDHE-PSK:+DHE-PSK:+PSK"
+#define PRIO_ALL_AEAD	":+AES-128-CCM"
+
+/*
+ * The cipher suites to allow: the one QUIC_SOCKOPT_CONFIG names in
+ * payload_cipher_type, or all four TLS 1.3 AEADs QUIC can use.
+ */
+static const char *aead_priority(int fd)
+{
+	struct quic_config cfg;
+	socklen_t len = sizeof(cfg);
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (quic_kops->getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		return PRIO_ALL_AEAD;
+	switch (cfg.payload_cipher_type) {
+	case TLS_CIPHER_AES_GCM_128:
+		return ":-CIPHER-ALL:+AES-128-GCM";
+	case TLS_CIPHER_AES_GCM_256:
+		return ":-CIPHER-ALL:+AES-256-GCM";
+	case TLS_CIPHER_AES_CCM_128:
+		return ":-CIPHER-ALL:+AES-128-CCM";
+	case TLS_CIPHER_CHACHA20_POLY1305:
+		return ":-CIPHER-ALL:+CHACHA20-POLY1305";
+	default:
+		return PRIO_ALL_AEAD;
+	}
+}
+
+/* Build a session for @fd, run the handshake, tear everything down. */
+static int endpoint_run(int fd, bool server, const char *pkey_file, const char *cert_or_host,
+			const char *alpns)
+{
+	struct quic_creds creds = { 0 };
+	gnutls_session_t session;
+	char alpnbuf[1024], prio[256];
+	bool psk = server ? !cert_or_host : !!pkey_file;
+	int ret, len;
+
+	if (fd < 0)
+		return -EBADF;
+	if (alpns) {
+		len = strlen(alpns);
+	} else {
+		len = quic_alpn_from_socket(fd, alpnbuf, sizeof(alpnbuf));
+		if (len < 0)
+			return len;
+		alpns = alpnbuf;
+	}
+	ret = gnutls_init(&session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET :
+					      GNUTLS_CLIENT) | GNUTLS_NO_END_OF_EARLY_DATA);
+	if (ret)
+		return -ENOMEM;
+	snprintf(prio, sizeof(prio), "%s%s%s", PRIO_BASE, psk ? PRIO_PSK : "",
+		 aead_priority(fd));
+	ret = gnutls_priority_set_direct(session, prio, NULL);
+	if (ret) {
+		quic_err("priority %s: %s", prio, gnutls_strerror(ret));
+		ret = -EINVAL;
+		goto out;
+	}
+	if (server)
+		ret = quic_creds_server(&creds, session, pkey_file, cert_or_host);
+	else
+		ret = quic_creds_client(&creds, session, pkey_file, cert_or_host);
+	if (ret)
+		goto out;
+	if (len) {
+		ret = quic_alpn_apply(session, alpns, len);
+		if (ret)
+			goto out;
+	}
+	gnutls_transport_set_int(session, fd);
+	ret = quic_handshake_run(session, len > 0);
+out:
+	gnutls_deinit(session);
+	quic_creds_free(&creds);
+	return ret;
+}
+
+/*
+ * Run the client side of the handshake on the connect()ed QUIC socket
+ * @sockfd. @pkey_file: a PSK file ("identity:hexkey"), or NULL for X.509
+ * with the server verified against the system trust (or quic_set_ca_file())
+ * and @hostname, which is also sent as SNI. @alpns: "h3,hq-interop" form,
+ * or NULL for the socket's QUIC_SOCKOPT_ALPN. Returns 0 once the kernel
+ * holds the 1-RTT keys, or a negative errno (see the header).
+ */
+QUIC_API int quic_client_handshake(int sockfd, const char *pkey_file, const char *hostname,
+				   const char *alpns)
+{
+	return endpoint_run(sockfd, false, pkey_file, hostname, alpns);
+}
+
+/*
+ * Run the server side of the handshake on the accept()ed QUIC socket
+ * @sockfd: X.509 with @cert_file (PEM chain) and its key @pkey_file, or,
+ * with @cert_file NULL, the PSK file @pkey_file. @alpns: the protocols
+ * accepted, or NULL for the socket's QUIC_SOCKOPT_ALPN. Returns 0 or a
+ * negative errno.
+ */
+QUIC_API int quic_server_handshake(int sockfd, const char *pkey_file, const char *cert_file,
+				   const char *alpns)
+{
+	return endpoint_run(sockfd, true, pkey_file, cert_file, alpns);
+}

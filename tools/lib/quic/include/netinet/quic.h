@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libquic: the TLS 1.3 handshake for in-kernel QUIC sockets (IPPROTO_QUIC),
+ * done in userspace with GnuTLS, plus small helpers for stream data.
+ *
+ * The kernel carries the handshake bytes in CRYPTO frames; this library
+ * runs TLS on them and hands the kernel the traffic secrets and the peer's
+ * transport parameters (RFC 9001 Section 4, "Carrying TLS Messages").
+ *
+ * Errors are negative errno values unless a function says otherwise:
+ *   -EKEYREJECTED  the peer's certificate failed verification (chain,
+ *                  trust anchor or host name); a bad_certificate class
+ *                  alert was sent to the peer
+ *   -ENOPROTOOPT   no application protocol was agreed (ALPN); alert 120
+ *                  (no_application_protocol) was sent, or received
+ *   -ENOKEY        the PSK identity was unknown or no usable key was found
+ *   -EPROTO        any other TLS failure; the matching alert was sent
+ *   -ECONNRESET    the peer closed the connection during the handshake
+ *   -ETIMEDOUT     the handshake did not progress in time
+ *   -ENOMEM, -EINVAL, -ENOENT, ...: as usual
+ * When the library sends an alert it sets QUIC_SOCKOPT_CONNECTION_CLOSE
+ * to 0x100 + alert (RFC 9001 Section 4.8) and shuts the socket down, so
+ * the peer learns why; the socket itself stays the caller's to close().
+ */
+
+#ifndef __LIBQUIC_NETINET_QUIC_H__
+#define __LIBQUIC_NETINET_QUIC_H__
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <linux/quic.h>
+#include <gnutls/gnutls.h>
+
+#ifndef IPPROTO_QUIC
+#define IPPROTO_QUIC	261
+#endif
+#ifndef SOL_QUIC
+#define SOL_QUIC	288
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Log levels (syslog priorities) for quic_set_log_level(). */
+#define QUIC_LOG_ERROR	0x03
+#define QUIC_LOG_WARN	0x04
+#define QUIC_LOG_NOTICE	0x05
+#define QUIC_LOG_DEBUG	0x07
+
+/* One system call the caller's event loop must make for the handshake. */
+struct quic_handshake_step {
+	enum {
+		QUIC_HANDSHAKE_STEP_OP_SENDMSG = 1,
+		QUIC_HANDSHAKE_STEP_OP_RECVMSG,
+	} op;
+	struct msghdr *msg;
+	int retval;	/* result of the call, or -errno when it failed */
+};
+
+int quic_client_handshake(int sockfd, const char *pkey_file, const char *hostname,
+			  const char *alpns);
+int quic_server_handshake(int sockfd, const char *pkey_file, const char *cert_file,
+			  const char *alpns);
+int quic_handshake(gnutls_session_t session);
+
+int quic_handshake_init(gnutls_session_t session, struct quic_handshake_step **pstep);
+int quic_handshake_step(gnutls_session_t session, struct quic_handshake_step **pstep);
+void quic_handshake_deinit(gnutls_session_t session);
+
+int quic_session_get_data(gnutls_session_t session, void *data, size_t *size);
+int quic_session_set_data(gnutls_session_t session, const void *data, size_t size);
+int quic_session_get_alpn(gnutls_session_t session, void *data, size_t *size);
+int quic_session_set_alpn(gnutls_session_t session, const void *data, size_t size);
+
+ssize_t quic_sendmsg(int sockfd, const void *msg, size_t len, int64_t sid, uint32_t flags);
+ssize_t quic_recvmsg(int sockfd, void *msg, size_t len, int64_t *sid, uint32_t *flags);
+
+void quic_set_log_func(void (*func)(int level, const char *msg));
+void quic_set_log_level(int level);
+
+/*
+ * ---- Extensions of this implementation (not in upstream libquic) ----
+ *
+ * Peer verification in quic_client_handshake() with X.509: by default the
+ * server's chain is checked against the system trust store and its
+ * certificate against @hostname. These process-wide settings change that
+ * for handshakes started afterwards.
+ */
+
+/* Trust only the CA certificates in this PEM file (NULL: system trust).
+ * Returns 0, or -ENOMEM.
+ */
+int quic_set_ca_file(const char *ca_file);
+
+/* Nonzero: skip certificate verification (tests only). */
+void quic_set_insecure(int insecure);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __LIBQUIC_NETINET_QUIC_H__ */

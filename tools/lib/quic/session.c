@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Resumption data (RFC 9001 Section 4.5): the client keeps what GnuTLS
+ * learnt from a NewSessionTicket and offers it on the next connection.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Copy @session's resumption data into @data. On entry *@size is the
+ * room in @data, on return the data's length. Returns 0, -ENOSPC when
+ * @data is too small (*@size then tells how much is needed; a NULL @data
+ * just asks), or -ENOENT when there is nothing to resume with.
+ */
+QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t *size)
+{
+	gnutls_datum_t d;
+	int ret = 0;
+
+	if (!session || !size)
+		return -EINVAL;
+	if (gnutls_session_get_data2(session, &d))
+		return -ENOENT;
+	if (!d.size) {
+		ret = -ENOENT;
+	} else if (!data) {
+		*size = d.size;
+	} else if (*size < d.size) {
+		*size = d.size;
+		ret = -ENOSPC;
+	} else {
+		memcpy(data, d.data, d.size);
+		*size = d.size;
+	}
+	gnutls_free(d.data);
+	return ret;
+}
+
+/*
+ * Give a client @session the resumption data (@size bytes) saved from an
+ * earlier connection. Returns 0 or -EINVAL.
+ */
+QUIC_API int quic_session_set_data(gnutls_session_t session, const void *data, size_t size)
+{
+	if (!session || !data || !size)
+		return -EINVAL;
+	return gnutls_session_set_data(session, data, size) ? -EINVAL : 0;
+}
