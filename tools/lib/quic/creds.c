@@ -62,14 +62,19 @@ void quic_creds_free(struct quic_creds *creds)
 	memset(creds, 0, sizeof(*creds));
 }
 
-/* The first "identity:hexkey" line of @path into the client credentials. */
-static int psk_client_load(struct quic_creds *creds, const char *path)
+/*
+ * Find @identity (NULL: the first entry) in the PSK file @path, lines of
+ * "identity:hexkey". On success *@id and *@key are allocated with
+ * gnutls_malloc(). Returns 0, -ENOENT for an unreadable file, -ENOKEY
+ * when the identity is not there, or -EINVAL for a bad key.
+ */
+static int psk_lookup(const char *path, const char *identity, char **id, gnutls_datum_t *key)
 {
 	char *line = NULL, *sep, *end;
-	gnutls_datum_t key;
+	gnutls_datum_t hex;
 	size_t cap = 0;
 	ssize_t len;
-	int ret = -EINVAL;
+	int ret = -ENOKEY;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -79,30 +84,78 @@ static int psk_client_load(struct quic_creds *creds, const char *path)
 		end = line + len;
 		while (end > line && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
 			*--end = '\0';
-		if (*line && *line != '#')
+		sep = strchr(line, ':');
+		if (*line == '#' || !sep || sep == line)
+			continue;
+		*sep = '\0';
+		if (identity && strcmp(line, identity))
+			continue;
+		hex.data = (unsigned char *)sep + 1;
+		hex.size = strlen(sep + 1);
+		ret = -EINVAL;
+		if (!hex.size || gnutls_hex_decode2(&hex, key))
 			break;
+		*id = gnutls_strdup(line);
+		if (!*id) {
+			gnutls_free(key->data);
+			key->data = NULL;
+			ret = -ENOMEM;
+			break;
+		}
+		ret = 0;
+		break;
 	}
 	fclose(f);
-	if (len < 0 || !(sep = strchr(line, ':')) || sep == line || !sep[1])
-		goto out;
-	*sep = '\0';
-	key.data = (unsigned char *)sep + 1;
-	key.size = strlen(sep + 1);
-	if (gnutls_psk_allocate_client_credentials(&creds->psk_client)) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (gnutls_psk_set_client_credentials(creds->psk_client, line, &key,
-					      GNUTLS_PSK_KEY_HEX))
-		goto out;
-	ret = 0;
-out:
 	if (line) {
 		explicit_bzero(line, cap);
 		free(line);
 	}
-	if (ret)
+	return ret;
+}
+
+/*
+ * gnutls_psk_server_credentials_function: the key of @username, read from
+ * the PSK file. An unknown identity is remembered so that the handshake
+ * reports -ENOKEY.
+ */
+static int psk_server_key(gnutls_session_t session, const char *username,
+			  gnutls_datum_t *key)
+{
+	struct quic_conn *conn = quic_conn_find(session);
+	char *id = NULL;
+	int ret;
+
+	if (!conn || !conn->psk_file)
+		return -1;
+	ret = psk_lookup(conn->psk_file, username, &id, key);
+	gnutls_free(id);
+	if (ret) {
+		quic_err("unknown PSK identity \"%s\"", username);
+		conn->psk_unknown = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* The first entry of the PSK file @path into the client credentials. */
+static int psk_client_load(struct quic_creds *creds, const char *path)
+{
+	gnutls_datum_t key = { NULL, 0 };
+	char *id = NULL;
+	int ret;
+
+	ret = psk_lookup(path, NULL, &id, &key);
+	if (ret) {
 		quic_err("no usable pre-shared key in %s", path);
+		return ret == -ENOKEY ? -EINVAL : ret;
+	}
+	ret = -ENOMEM;
+	if (!gnutls_psk_allocate_client_credentials(&creds->psk_client))
+		ret = gnutls_psk_set_client_credentials(creds->psk_client, id, &key,
+							GNUTLS_PSK_KEY_RAW) ? -EINVAL : 0;
+	gnutls_memset(key.data, 0, key.size);
+	gnutls_free(key.data);
+	gnutls_free(id);
 	return ret;
 }
 
@@ -151,7 +204,7 @@ int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 /*
  * Server credentials for @session: the certificate chain in @cert_file
  * with its key in @pkey_file, or (@cert_file NULL) the PSK file
- * @pkey_file. Returns 0 or a negative errno (-ENOENT: unreadable file,
+ * @pkey_file, which the handshake must be told (quic_handshake_run()). Returns 0 or a negative errno (-ENOENT: unreadable file,
  * -ENOKEY: no usable key); @creds then holds what quic_creds_free()
  * releases.
  */
@@ -163,11 +216,14 @@ int quic_creds_server(struct quic_creds *creds, gnutls_session_t session,
 	if (!pkey_file)
 		return -EINVAL;
 	if (!cert_file) {
+		FILE *f = fopen(pkey_file, "re");
+
+		if (!f)
+			return -errno;
+		fclose(f);
 		if (gnutls_psk_allocate_server_credentials(&creds->psk_server))
 			return -ENOMEM;
-		ret = gnutls_psk_set_server_credentials_file(creds->psk_server, pkey_file);
-		if (ret < 0)
-			return file_error(ret);
+		gnutls_psk_set_server_credentials_function(creds->psk_server, psk_server_key);
 		return gnutls_credentials_set(session, GNUTLS_CRD_PSK, creds->psk_server) ?
 		       -EINVAL : 0;
 	}

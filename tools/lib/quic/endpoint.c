@@ -88,7 +88,7 @@ static int endpoint_run(int fd, bool server, const char *pkey_file, const char *
 			goto out;
 	}
 	gnutls_transport_set_int(session, fd);
-	ret = quic_handshake_run(session, len > 0);
+	ret = quic_handshake_run(session, len > 0, server && psk ? pkey_file : NULL);
 out:
 	gnutls_deinit(session);
 	quic_creds_free(&creds);

@@ -148,7 +148,7 @@ static int conn_fail_tls(struct quic_conn *conn, int gerr)
 	if (conn->kerr)	/* a kernel call failed inside a callback */
 		return conn_fail(conn, conn->kerr, GNUTLS_A_INTERNAL_ERROR);
 	alert = gnutls_error_to_alert(gerr, &level);
-	return conn_fail(conn, quic_error_from_gnutls(gerr),
+	return conn_fail(conn, conn->psk_unknown ? -ENOKEY : quic_error_from_gnutls(gerr),
 			 alert >= 0 ? alert : GNUTLS_A_INTERNAL_ERROR);
 }
 
@@ -550,8 +550,12 @@ static int wait_fd(int fd, int op)
 	return n ? 0 : -ETIMEDOUT;
 }
 
-/* Run the whole handshake of @session on its socket (blocking). */
-int quic_handshake_run(gnutls_session_t session, bool need_alpn)
+/*
+ * Run the whole handshake of @session on its socket (blocking); a server
+ * given @need_alpn insists on a protocol, @psk_file names a server's PSK
+ * file. Returns 0 or a negative errno.
+ */
+int quic_handshake_run(gnutls_session_t session, bool need_alpn, const char *psk_file)
 {
 	struct quic_handshake_step *step;
 	struct quic_conn *conn;
@@ -560,8 +564,10 @@ int quic_handshake_run(gnutls_session_t session, bool need_alpn)
 
 	ret = quic_handshake_init(session, &step);
 	conn = quic_conn_find(session);
-	if (conn && need_alpn)
-		conn->alpn_wanted = true;
+	if (conn) {
+		conn->alpn_wanted |= need_alpn;
+		conn->psk_file = psk_file;
+	}
 	fd = gnutls_transport_get_int(session);
 	while (!ret && step) {
 		if (step->op == QUIC_HANDSHAKE_STEP_OP_SENDMSG)
@@ -589,5 +595,5 @@ QUIC_API int quic_handshake(gnutls_session_t session)
 {
 	if (!session)
 		return -EINVAL;
-	return quic_handshake_run(session, false);
+	return quic_handshake_run(session, false, NULL);
 }

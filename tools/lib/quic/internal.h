@@ -79,6 +79,8 @@ struct quic_conn {
 	bool app_installed;		/* 1-RTT secrets given to the kernel */
 	bool tp_received;		/* the peer's 0x39 extension came */
 	bool alpn_wanted;		/* we offered/accept a protocol list */
+	bool psk_unknown;		/* the client's PSK identity is unknown */
+	const char *psk_file;		/* a server's PSK file (creds.c) */
 	struct quic_pending_secret app[2];	/* [0] receive, [1] send */
 
 	struct quic_chunk *sendq, **sendq_tail;
@@ -100,7 +102,7 @@ struct quic_conn {
 
 /* handshake.c */
 struct quic_conn *quic_conn_find(gnutls_session_t session);
-int quic_handshake_run(gnutls_session_t session, bool need_alpn);
+int quic_handshake_run(gnutls_session_t session, bool need_alpn, const char *psk_file);
 
 /* secret.c */
 int quic_secret_func(gnutls_session_t session, gnutls_record_encryption_level_t level,
