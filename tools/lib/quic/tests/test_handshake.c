@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Host tests for libquic: a client and a server session handshake with
+ * each other in one process through the fake kernel (fake.c), no QUIC
+ * kernel needed. Credentials come from gencerts.sh (directory argv[1]).
+ *
+ * Output is KTAP-like and ends with "N passed, N failed".
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/tls.h>
+
+#include "../internal.h"
+#include "fake.h"
+
+static const char *dir;
+static int passed, failed, number;
+
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d ", ok ? "ok" : "not ok", ++number);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+#define diag(...) do { printf("# " __VA_ARGS__); printf("\n"); } while (0)
+
+static char *path(const char *name)
+{
+	static __thread char buf[8][512];
+	static __thread int i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	return buf[i];
+}
+
+static void quiet_log(int level, const char *msg)
+{
+	if (getenv("LIBQUIC_TEST_VERBOSE"))
+		printf("# libquic[%d]: %s\n", level, msg);
+}
+
+/* ---- checks on what the fake kernel saw ---- */
+
+static size_t secret_len(uint32_t type)
+{
+	return type == TLS_CIPHER_AES_GCM_256 ? 48 : 32;
+}
+
+/*
+ * Both sides installed Handshake and 1-RTT secrets of @type in both
+ * directions, each side's send secret equal to the other's receive one,
+ * never an Initial or 0-RTT one, and both ended up established.
+ */
+static bool secrets_match(int cfd, int sfd, uint32_t type)
+{
+	struct fake_sock *c = fake_get(cfd), *s = fake_get(sfd);
+	static const int levels[] = { QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_APP };
+	size_t i, len = secret_len(type);
+	int dir;
+
+	if (!c->established || !s->established || c->violations || s->violations)
+		return false;
+	for (dir = 0; dir < 2; dir++) {
+		if (c->sec[QUIC_CRYPTO_INITIAL][dir].set || s->sec[QUIC_CRYPTO_INITIAL][dir].set ||
+		    c->sec[QUIC_CRYPTO_EARLY][dir].set || s->sec[QUIC_CRYPTO_EARLY][dir].set)
+			return false;
+	}
+	for (i = 0; i < 2; i++) {
+		for (dir = 0; dir < 2; dir++) {
+			const struct fake_secret *a = &c->sec[levels[i]][dir];
+			const struct fake_secret *b = &s->sec[levels[i]][!dir];
+			static const uint8_t zero[48];
+
+			if (!a->set || !b->set || a->type != type || b->type != type ||
+			    memcmp(a->secret, b->secret, sizeof(a->secret)) ||
+			    !memcmp(a->secret, zero, len) ||
+			    memcmp(a->secret + len, zero, sizeof(a->secret) - len))
+				return false;
+		}
+	}
+	/* and the secrets of the two directions differ */
+	return memcmp(c->sec[QUIC_CRYPTO_APP][0].secret, c->sec[QUIC_CRYPTO_APP][1].secret, len);
+}
+
+/* Each side received exactly the other's transport parameter bytes. */
+static bool tparams_exchanged(int cfd, int sfd)
+{
+	struct fake_sock *c = fake_get(cfd), *s = fake_get(sfd);
+
+	return c->peer_tplen == s->tplen && !memcmp(c->peer_tp, s->tp, s->tplen) &&
+	       s->peer_tplen == c->tplen && !memcmp(s->peer_tp, c->tp, c->tplen);
+}
+
+/* ---- sessions prepared by the test, driven with the step API ---- */
+
+struct side {
+	gnutls_session_t session;
+	gnutls_certificate_credentials_t cert;
+	gnutls_psk_client_credentials_t pskc;
+	gnutls_psk_server_credentials_t psks;
+	struct quic_handshake_step *step;
+	int fd, ret;
+	bool done;
+};
+
+static const char *prio_fmt =
+	"NORMAL:-VERS-ALL:+VERS-TLS1.3:%%DISABLE_TLS13_COMPAT_MODE:-CIPHER-ALL:+%s";
+
+static int side_init(struct side *sd, int fd, bool server, const char *cipher, const char *alpn)
+{
+	char prio[256];
+
+	memset(sd, 0, sizeof(*sd));
+	sd->fd = fd;
+	if (gnutls_init(&sd->session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET :
+					       GNUTLS_CLIENT) | GNUTLS_NO_END_OF_EARLY_DATA))
+		return -1;
+	snprintf(prio, sizeof(prio), prio_fmt, cipher);
+	if (gnutls_priority_set_direct(sd->session, prio, NULL) ||
+	    gnutls_certificate_allocate_credentials(&sd->cert))
+		return -1;
+	if (server) {
+		if (gnutls_certificate_set_x509_key_file(sd->cert, path("server.pem"),
+							 path("server.key"), GNUTLS_X509_FMT_PEM))
+			return -1;
+	} else {
+		if (gnutls_certificate_set_x509_trust_file(sd->cert, path("ca.pem"),
+							   GNUTLS_X509_FMT_PEM) != 1)
+			return -1;
+		gnutls_session_set_verify_cert(sd->session, "server.test", 0);
+		gnutls_server_name_set(sd->session, GNUTLS_NAME_DNS, "server.test", 11);
+	}
+	if (gnutls_credentials_set(sd->session, GNUTLS_CRD_CERTIFICATE, sd->cert))
+		return -1;
+	if (alpn && quic_session_set_alpn(sd->session, alpn, strlen(alpn)))
+		return -1;
+	gnutls_transport_set_int(sd->session, fd);
+	return 0;
+}
+
+static void side_free(struct side *sd)
+{
+	quic_handshake_deinit(sd->session);
+	if (sd->session)
+		gnutls_deinit(sd->session);
+	if (sd->cert)
+		gnutls_certificate_free_credentials(sd->cert);
+}
+
+/* Make the call @sd's step asks for on the fake; false when it would block. */
+static bool side_turn(struct side *sd)
+{
+	const struct quic_kops *k = quic_kops;
+	ssize_t n;
+
+	if (sd->done || sd->ret)
+		return false;
+	if (sd->step->op == QUIC_HANDSHAKE_STEP_OP_SENDMSG)
+		n = k->sendmsg(sd->fd, sd->step->msg, 0);
+	else
+		n = k->recvmsg(sd->fd, sd->step->msg, 0);
+	sd->step->retval = n < 0 ? -errno : (int)n;
+	sd->ret = quic_handshake_step(sd->session, &sd->step);
+	if (!sd->ret && !sd->step)
+		sd->done = true;
+	return n >= 0;
+}
+
+/* Interleave both sides' steps in this thread until neither progresses. */
+static void drive(struct side *c, struct side *s)
+{
+	bool progress = true;
+	int rounds = 0;
+
+	fake_get(c->fd)->nonblock = fake_get(s->fd)->nonblock = true;
+	c->ret = quic_handshake_init(c->session, &c->step);
+	s->ret = quic_handshake_init(s->session, &s->step);
+	c->done = !c->ret && !c->step;
+	s->done = !s->ret && !s->step;
+	while (progress && rounds++ < 1000) {
+		progress = side_turn(c);
+		progress |= side_turn(s);
+	}
+}
+
+static void test_step_cipher(const char *cipher, uint32_t type)
+{
+	struct side c, s;
+	char calpn[32] = "", salpn[32] = "";
+	size_t clen = sizeof(calpn), slen = sizeof(salpn);
+	int cfd, sfd;
+	bool ok;
+
+	fake_reset();
+	fake_pair(&cfd, &sfd);
+	fake_get(cfd)->max_read = 300;	/* CRYPTO data in pieces */
+	fake_get(sfd)->max_read = 200;
+	ok = !side_init(&c, cfd, false, cipher, "h3,hq-interop") &&
+	     !side_init(&s, sfd, true, cipher, "hq-interop");
+	if (ok) {
+		drive(&c, &s);
+		ok = c.done && s.done;
+		if (!ok)
+			diag("client %d (%s), server %d (%s)", c.ret, strerror(-c.ret), s.ret,
+			     strerror(-s.ret));
+	}
+	result(ok, "step API, X.509, %s: both sides complete", cipher);
+	result(ok && secrets_match(cfd, sfd, type),
+	       "step API, %s: matching Handshake and 1-RTT secrets of type %u", cipher, type);
+	result(ok && tparams_exchanged(cfd, sfd), "step API, %s: transport parameters exchanged",
+	       cipher);
+	ok = ok && !quic_session_get_alpn(c.session, calpn, &clen) &&
+	     !quic_session_get_alpn(s.session, salpn, &slen) &&
+	     clen == 10 && slen == 10 && !memcmp(calpn, "hq-interop", 10) &&
+	     !memcmp(salpn, "hq-interop", 10);
+	result(ok, "step API, %s: ALPN hq-interop negotiated on both sides", cipher);
+	side_free(&c);
+	side_free(&s);
+}
+
+/* ---- the one-call API, client and server in two threads ---- */
+
+struct run {
+	int fd;
+	const char *pkey, *cert, *host, *alpn;
+	int ret;
+};
+
+static void *client_thread(void *arg)
+{
+	struct run *r = arg;
+
+	r->ret = quic_client_handshake(r->fd, r->pkey, r->host, r->alpn);
+	return NULL;
+}
+
+static void *server_thread(void *arg)
+{
+	struct run *r = arg;
+
+	r->ret = quic_server_handshake(r->fd, r->pkey, r->cert, r->alpn);
+	return NULL;
+}
+
+/* Run both sides; the fds are in @c and @s. */
+static void both(struct run *c, struct run *s)
+{
+	pthread_t tc, ts;
+
+	pthread_create(&ts, NULL, server_thread, s);
+	pthread_create(&tc, NULL, client_thread, c);
+	pthread_join(tc, NULL);
+	pthread_join(ts, NULL);
+}
+
+static void pair_runs(struct run *c, struct run *s)
+{
+	fake_reset();
+	fake_pair(&c->fd, &s->fd);
+}
+
+static void test_x509(void)
+{
+	struct run c = { .host = "server.test" };
+	struct run s = { .pkey = path("server.key"), .cert = path("server.pem") };
+
+	pair_runs(&c, &s);
+	/* ALPN from the sockets, cipher from the client's QUIC_SOCKOPT_CONFIG */
+	strcpy(fake_get(c.fd)->alpn, "h3");
+	strcpy(fake_get(s.fd)->alpn, "h3");
+	fake_get(c.fd)->cfg.payload_cipher_type = TLS_CIPHER_CHACHA20_POLY1305;
+	quic_set_ca_file(path("ca.pem"));
+	both(&c, &s);
+	quic_set_ca_file(NULL);
+	result(!c.ret && !s.ret, "quic_client/server_handshake, X.509: both return 0 (%d, %d)",
+	       c.ret, s.ret);
+	result(secrets_match(c.fd, s.fd, TLS_CIPHER_CHACHA20_POLY1305),
+	       "X.509: the configured CHACHA20_POLY1305 suite, matching secrets");
+	result(tparams_exchanged(c.fd, s.fd), "X.509: transport parameters exchanged");
+}
+
+static void test_psk(void)
+{
+	struct run c = { .pkey = path("psk-alice.txt"), .alpn = "hq-interop" };
+	struct run s = { .pkey = path("psk-alice.txt"), .alpn = "hq-interop" };
+
+	pair_runs(&c, &s);
+	both(&c, &s);
+	result(!c.ret && !s.ret, "PSK: both return 0 (%d, %d)", c.ret, s.ret);
+	result(secrets_match(c.fd, s.fd, fake_get(c.fd)->sec[QUIC_CRYPTO_APP][1].type),
+	       "PSK: matching secrets (type %u)", fake_get(c.fd)->sec[QUIC_CRYPTO_APP][1].type);
+	result(tparams_exchanged(c.fd, s.fd), "PSK: transport parameters exchanged");
+}
+
+/* A refused handshake: both fail, nobody is established, the close code. */
+static void refused(const char *what, struct run *c, struct run *s, int cerr, int serr,
+		    int alert, bool client_closes)
+{
+	struct fake_sock *fc = fake_get(c->fd), *fs = fake_get(s->fd);
+	struct fake_sock *closer = client_closes ? fc : fs, *other = client_closes ? fs : fc;
+
+	result(c->ret == cerr && s->ret == serr, "%s: client %d, server %d (want %d, %d)", what,
+	       c->ret, s->ret, cerr, serr);
+	result(!fc->established && !fs->established && closer->shut && other->peer_gone &&
+	       other->peer_code == (uint32_t)(QUIC_TRANSPORT_ERROR_CRYPTO + alert),
+	       "%s: %s closes with 0x%x (seen 0x%x)", what, client_closes ? "client" : "server",
+	       QUIC_TRANSPORT_ERROR_CRYPTO + alert, other->peer_code);
+}
+
+static void test_refusals(void)
+{
+	struct run c = { .host = "other.test", .alpn = "h3" };
+	struct run s = { .pkey = path("server.key"), .cert = path("server.pem"), .alpn = "h3" };
+
+	pair_runs(&c, &s);
+	quic_set_ca_file(path("ca.pem"));
+	both(&c, &s);
+	refused("wrong host name", &c, &s, -EKEYREJECTED, -ECONNRESET, GNUTLS_A_BAD_CERTIFICATE,
+		true);
+
+	c.host = "server.test";
+	pair_runs(&c, &s);
+	quic_set_ca_file(path("other-ca.pem"));
+	both(&c, &s);
+	refused("untrusted CA", &c, &s, -EKEYREJECTED, -ECONNRESET, GNUTLS_A_BAD_CERTIFICATE,
+		true);
+
+	pair_runs(&c, &s);
+	quic_set_ca_file(path("ca.pem"));
+	s.alpn = "hq-interop";
+	both(&c, &s);
+	refused("ALPN mismatch", &c, &s, -ENOPROTOOPT, -ENOPROTOOPT,
+		GNUTLS_A_NO_APPLICATION_PROTOCOL, false);
+	quic_set_ca_file(NULL);
+
+	struct run pc = { .pkey = path("psk-mallory.txt") };
+	struct run ps = { .pkey = path("psk-alice.txt") };
+
+	pair_runs(&pc, &ps);
+	both(&pc, &ps);
+	result(pc.ret == -ECONNRESET && ps.ret == -ENOKEY && !fake_get(pc.fd)->established &&
+	       !fake_get(ps.fd)->established && fake_get(ps.fd)->shut &&
+	       fake_get(pc.fd)->peer_code > QUIC_TRANSPORT_ERROR_CRYPTO &&
+	       fake_get(pc.fd)->peer_code <= QUIC_TRANSPORT_ERROR_CRYPTO + 0xff,
+	       "unknown PSK identity: server -ENOKEY, client -ECONNRESET (%d, %d), close 0x%x",
+	       ps.ret, pc.ret, fake_get(pc.fd)->peer_code);
+}
+
+/* ---- SSLKEYLOGFILE ---- */
+
+static int hexcmp(const char *hex, const uint8_t *bin, size_t len)
+{
+	char buf[97];
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(buf + 2 * i, "%02x", bin[i]);
+	return strncmp(hex, buf, 2 * len) || (hex[2 * len] != '\n' && hex[2 * len]);
+}
+
+static void test_keylog(void)
+{
+	static const char *labels[] = { "CLIENT_HANDSHAKE_TRAFFIC_SECRET",
+		"SERVER_HANDSHAKE_TRAFFIC_SECRET", "CLIENT_TRAFFIC_SECRET_0",
+		"SERVER_TRAFFIC_SECRET_0" };
+	/* which fake secret each label must equal: level, direction seen by the client */
+	static const int lv[] = { QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_APP,
+				  QUIC_CRYPTO_APP };
+	struct run c = { .pkey = path("psk-alice.txt") };
+	struct run s = { .pkey = path("psk-alice.txt") };
+	char line[512], *kl = path("keylog.txt");
+	int count[4] = { 0 }, good = 0, i;
+	FILE *f;
+
+	remove(kl);
+	setenv("SSLKEYLOGFILE", kl, 1);
+	pair_runs(&c, &s);
+	fake_get(c.fd)->cfg.payload_cipher_type = TLS_CIPHER_AES_GCM_128;
+	both(&c, &s);
+	unsetenv("SSLKEYLOGFILE");
+	f = fopen(kl, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		for (i = 0; i < 4; i++) {
+			size_t n = strlen(labels[i]);
+			struct fake_sock *fc = fake_get(c.fd);
+			const char *hex;
+
+			if (strncmp(line, labels[i], n) || line[n] != ' ')
+				continue;
+			count[i]++;
+			hex = strchr(line + n + 1, ' ');
+			/* the client sends with CLIENT_*, receives with SERVER_* */
+			if (hex && !hexcmp(hex + 1, fc->sec[lv[i]][i % 2 == 0].secret, 32))
+				good++;
+		}
+	}
+	if (f)
+		fclose(f);
+	result(!c.ret && !s.ret && f, "key log: handshake with SSLKEYLOGFILE set");
+	result(count[0] == 2 && count[1] == 2 && count[2] == 2 && count[3] == 2 && good == 8,
+	       "key log: each side wrote the 4 traffic secrets, equal to the installed ones (%d %d %d %d, %d good)",
+	       count[0], count[1], count[2], count[3], good);
+	remove(kl);
+}
+
+/* ---- smaller things ---- */
+
+static void test_misc(void)
+{
+	struct quic_handshake_step *step = NULL;
+	gnutls_session_t session;
+	uint8_t buf[64];
+	uint32_t flags = 0;
+	int64_t sid = 0;
+	int cfd, sfd, ret;
+	ssize_t n;
+
+	gnutls_init(&session, GNUTLS_CLIENT);
+	result(quic_handshake_step(session, &step) == -EINVAL,
+	       "quic_handshake_step() without init is -EINVAL");
+	gnutls_transport_set_int(session, 999);
+	result(quic_handshake_init(session, &step) == -EBADF && !step,
+	       "quic_handshake_init() on a bad socket returns its error");
+	gnutls_deinit(session);
+
+	result(quic_client_handshake(-1, NULL, "x", NULL) == -EBADF,
+	       "quic_client_handshake(-1) is -EBADF");
+	fake_reset();
+	fake_pair(&cfd, &sfd);
+	result(quic_server_handshake(sfd, path("missing.key"), path("missing.pem"), "h3") ==
+	       -ENOENT, "missing certificate files are -ENOENT");
+	result(quic_client_handshake(cfd, path("missing-psk.txt"), NULL, "h3") == -ENOENT,
+	       "a missing PSK file is -ENOENT");
+
+	/* stream data once established */
+	fake_get(cfd)->established = fake_get(sfd)->established = true;
+	n = quic_sendmsg(cfd, "hello", 5, 4, MSG_STREAM_NEW | MSG_STREAM_FIN);
+	flags = MSG_DONTWAIT;
+	ret = quic_recvmsg(sfd, buf, sizeof(buf), &sid, &flags);
+	result(n == 5 && ret == 5 && sid == 4 && (flags & MSG_STREAM_FIN) && !memcmp(buf, "hello", 5),
+	       "quic_sendmsg()/quic_recvmsg(): stream 4, data and FIN");
+	flags = MSG_DONTWAIT;
+	result(quic_recvmsg(sfd, buf, sizeof(buf), &sid, &flags) == -1 && errno == EAGAIN,
+	       "quic_recvmsg() with nothing queued: -1, EAGAIN");
+}
+
+static void test_alpn_sizes(void)
+{
+	struct side c, s;
+	size_t len = 2;
+	char small[2];
+	int cfd, sfd;
+
+	fake_reset();
+	fake_pair(&cfd, &sfd);
+	if (side_init(&c, cfd, false, "AES-128-GCM", "hq-interop") ||
+	    side_init(&s, sfd, true, "AES-128-GCM", "hq-interop")) {
+		result(false, "ALPN buffer sizes: setup");
+		return;
+	}
+	drive(&c, &s);
+	result(quic_session_get_alpn(c.session, small, &len) == -ENOSPC && len == 10,
+	       "quic_session_get_alpn(): a short buffer is -ENOSPC with the length");
+	result(quic_session_set_alpn(c.session, "a,,b", 4) == -EINVAL,
+	       "quic_session_set_alpn(): an empty name is -EINVAL");
+	side_free(&c);
+	side_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; uint32_t type; } ciphers[] = {
+		{ "AES-128-GCM", TLS_CIPHER_AES_GCM_128 },
+		{ "AES-256-GCM", TLS_CIPHER_AES_GCM_256 },
+		{ "AES-128-CCM", TLS_CIPHER_AES_CCM_128 },
+		{ "CHACHA20-POLY1305", TLS_CIPHER_CHACHA20_POLY1305 },
+	};
+	size_t i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s CREDENTIAL-DIR (from gencerts.sh)\n", argv[0]);
+		return 2;
+	}
+	dir = argv[1];
+	unsetenv("SSLKEYLOGFILE");
+	quic_set_log_func(quiet_log);
+	quic_set_log_level(QUIC_LOG_DEBUG);
+	fake_install();
+	gnutls_global_init();
+	printf("KTAP version 1\n1..40\n");
+
+	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
+		test_step_cipher(ciphers[i].name, ciphers[i].type);
+	test_x509();
+	test_psk();
+	test_refusals();
+	test_keylog();
+	test_misc();
+	test_alpn_sizes();
+
+	fake_reset();
+	gnutls_global_deinit();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
