@@ -18,6 +18,7 @@
  * SO_RCVTIMEO, and signals.
  */
 
+#include <linux/fs.h>
 #include <linux/sched/signal.h>
 #include <net/sock.h>
 
@@ -263,7 +264,7 @@ static bool quic_msg_stream_ready(struct sock *sk)
  * every lower-numbered stream of its type (RFC 9000 Section 3.2). When the
  * peer's limit does not allow the stream yet, STREAMS_BLOCKED is sent and
  * the call waits for MAX_STREAMS (SO_SNDTIMEO, signals) unless
- * MSG_STREAM_DONTWAIT is set.
+ * MSG_STREAM_DONTWAIT is set or the socket is non-blocking.
  *
  * Return: 0, -EINVAL for a bad length, unknown flags or a stream ID that
  * is not one of ours of that type, -EEXIST for a stream opened before,
@@ -275,8 +276,8 @@ int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t o
 	struct quic_stream_table *t = quic_streams(sk);
 	struct quic_stream_info si;
 	struct quic_stream *s;
+	bool uni, nonblock;
 	long timeo;
-	bool uni;
 
 	sock_owned_by_me(sk);
 	if (len < sizeof(si))
@@ -298,7 +299,11 @@ int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t o
 	if (si.stream_id < quic_stream_next_local_id(t, uni))
 		return -EEXIST;
 
-	timeo = sock_sndtimeo(sk, si.stream_flags & MSG_STREAM_DONTWAIT);
+	/* getsockopt() carries no MSG_DONTWAIT: O_NONBLOCK is read here. */
+	nonblock = (si.stream_flags & MSG_STREAM_DONTWAIT) ||
+		   (sk->sk_socket && sk->sk_socket->file &&
+		    (sk->sk_socket->file->f_flags & O_NONBLOCK));
+	timeo = sock_sndtimeo(sk, nonblock);
 	s = quic_msg_stream_get(sk, si.stream_id, false, &timeo);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
