@@ -242,14 +242,25 @@ void quic_close_immediate(struct sock *sk, const struct quic_close_info *info, i
  *
  * Sends the application's code and phrase when it set them, NO_ERROR
  * otherwise; the application then reads end of file.
+ *
+ * RFC 9001 Section 4.8: a TLS alert becomes CRYPTO_ERROR, 0x0100 plus the
+ * AlertDescription, in a CONNECTION_CLOSE of type 0x1c. A TLS library that
+ * fails the handshake sets such a code and shuts the socket down: while
+ * the connection is still establishing, a code in 0x0100-0x01ff is sent
+ * as that transport error rather than as an application close.
  */
 void quic_close_local(struct sock *sk)
 {
 	struct quic_close *c = &quic_sk(sk)->close;
-	struct quic_close_info none = {};
+	struct quic_close_info info = {};
 
 	sock_owned_by_me(sk);
-	quic_close_immediate(sk, c->local.set ? &c->local : &none, 0);
+	if (c->local.set)
+		info = c->local;
+	if (quic_is_establishing(sk) && info.errcode >= QUIC_TRANSPORT_ERROR_CRYPTO &&
+	    info.errcode <= QUIC_TRANSPORT_ERROR_CRYPTO + 0xff)
+		info.app = 0;
+	quic_close_immediate(sk, &info, 0);
 }
 
 /**

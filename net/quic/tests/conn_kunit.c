@@ -554,6 +554,17 @@ static void conn_survives_every_other_ack_lost(struct kunit *test)
 	conn_transfer_up_and_down(test, &p, 4, 5000);
 }
 
+/* One IPv4 datagram of @len bytes from the plain UDP socket @udp to @to. */
+static void conn_udp_send(struct kunit *test, struct socket *udp, const union quic_addr *to,
+			  u8 *buf, u32 len)
+{
+	union quic_addr dst = *to;
+	struct msghdr msg = { .msg_name = &dst, .msg_namelen = sizeof(dst.v4) };
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+
+	KUNIT_EXPECT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), len);
+}
+
 /* Hostile datagrams to both ends of a live connection: random bytes,
  * and packets carrying the connection's own IDs but not its keys. Each
  * is dropped (RFC 9001 Section 5.5: a packet that fails authentication
@@ -565,9 +576,6 @@ static void conn_drops_forged_datagrams(struct kunit *test)
 	const struct quic_conn_id *scid, *dcid;
 	struct conn_pair p = {};
 	struct socket *udp = NULL;
-	union quic_addr to;
-	struct msghdr msg;
-	struct kvec iov;
 	u8 *buf;
 	int i;
 
@@ -590,15 +598,8 @@ static void conn_drops_forged_datagrams(struct kunit *test)
 			buf[0] = 0x40 | (buf[0] & 0x1f);
 			memcpy(buf + 1, to_server ? dcid->data : scid->data, 8);
 		}
-		to = *quic_path_daddr(quic_paths(p.client->sk), 0);
-		if (!to_server)
-			to = *quic_path_saddr(quic_paths(p.client->sk), 0);
-		memset(&msg, 0, sizeof(msg));
-		msg.msg_name = &to;
-		msg.msg_namelen = sizeof(to.v4);
-		iov.iov_base = buf;
-		iov.iov_len = len;
-		KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), len);
+		conn_udp_send(test, udp, to_server ? quic_path_daddr(quic_paths(p.client->sk), 0) :
+				  quic_path_saddr(quic_paths(p.client->sk), 0), buf, len);
 	}
 
 	KUNIT_EXPECT_GT(test, quic_mib_read(&init_net, QUIC_MIB_PKT_DECDROP), decdrop);
@@ -730,9 +731,6 @@ static void conn_send_junk(struct kunit *test, const union quic_addr *to,
 			   const struct quic_conn_id *cid, int n, u32 len)
 {
 	struct socket *udp = NULL;
-	union quic_addr dst = *to;
-	struct msghdr msg;
-	struct kvec iov;
 	u8 *buf;
 	int i;
 
@@ -744,12 +742,7 @@ static void conn_send_junk(struct kunit *test, const union quic_addr *to,
 		get_random_bytes(buf, len);
 		buf[0] = 0x40 | (buf[0] & 0x1f);
 		memcpy(buf + 1, cid->data, cid->len);
-		memset(&msg, 0, sizeof(msg));
-		msg.msg_name = &dst;
-		msg.msg_namelen = sizeof(dst.v4);
-		iov.iov_base = buf;
-		iov.iov_len = len;
-		KUNIT_EXPECT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), len);
+		conn_udp_send(test, udp, to, buf, len);
 	}
 	sock_release(udp);
 }
@@ -1070,6 +1063,50 @@ static void conn_plpmtud_finds_the_largest_size_that_passes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, conn_drop.dropped, i);
 }
 
+/*
+ * RFC 9001 Section 4.8: a TLS library that fails the handshake reports
+ * the alert as CRYPTO_ERROR (0x0100 + AlertDescription) with
+ * QUIC_SOCKOPT_CONNECTION_CLOSE and shuts the socket down; before the
+ * handshake completes that goes out as a transport CONNECTION_CLOSE (type
+ * 0x1c) in the Initial packets, and the peer reads the code back.
+ */
+static void conn_tls_alert_in_the_handshake_is_a_crypto_error(struct kunit *test)
+{
+	static const char chlo[] = "client hello";
+	struct socket *lsock, *client, *server;
+	struct quic_handshake_info hi;
+	union quic_addr a;
+	u8 buf[64];
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &client), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
+	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	conn_addr(&a, AF_INET, "127.0.0.1", 63028);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, sizeof(a.v4), 0), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(client, QUIC_CRYPTO_INITIAL, chlo, sizeof(chlo)),
+			sizeof(chlo));
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, &server, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, server), 0);
+	server->sk->sk_rcvtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
+
+	/* The server's TLS library refuses the ClientHello: no_application_protocol. */
+	conn_set_close(test, server, QUIC_TRANSPORT_ERROR_CRYPTO + 120, "");
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(server, SHUT_RDWR), 0);
+	client->sk->sk_rcvtimeo = CONN_TIMEO;
+	KUNIT_EXPECT_EQ(test, conn_recv(client, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf,
+					sizeof(buf)), -ECONNRESET);
+	conn_expect_close(test, client, QUIC_TRANSPORT_ERROR_CRYPTO + 120, 0, "");
+	KUNIT_EXPECT_EQ(test, quic_sk(client->sk)->peer_errcode, QUIC_TRANSPORT_ERROR_CRYPTO + 120);
+	KUNIT_EXPECT_FALSE(test, quic_sk(client->sk)->close.seen.app);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -1099,6 +1136,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_keeps_synchronous_aeads_when_an_async_one_is_preferred),
 	KUNIT_CASE_SLOW(conn_released_streams_raise_the_peer_limit),
 	KUNIT_CASE_SLOW(conn_plpmtud_finds_the_largest_size_that_passes),
+	KUNIT_CASE(conn_tls_alert_in_the_handshake_is_a_crypto_error),
 	{}
 };
 
