@@ -18,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join(ROOT, '.build', 'linux')
 SUMMARY = re.compile(r'Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?')
 SELFTEST = re.compile(r'^selftest-\S+: (\d+) passed, (\d+) failed', re.M)
+LIBQUIC = re.compile(r'^(\d+) passed, (\d+) failed$', re.M)
 
 passed = 0
 failed = 0
@@ -105,6 +106,22 @@ def sparse_w1():
 	return (0, 1) if bad or proc.returncode else (1, 0)
 
 
+def libquic():
+	"""tools/lib/quic: build, then its host tests (plain, ASan, valgrind)."""
+	lib = os.path.join(ROOT, 'tools', 'lib', 'quic')
+	proc = subprocess.run(['make', '-C', lib, 'check'], stdout=subprocess.PIPE,
+			      stderr=subprocess.STDOUT, text=True)
+	sys.stdout.write(proc.stdout)
+	subprocess.run(['make', '-C', lib, 'clean'], stdout=subprocess.DEVNULL)
+	runs = LIBQUIC.findall(proc.stdout)
+	p = sum(int(r[0]) for r in runs)
+	f = sum(int(r[1]) for r in runs)
+	# Three runs are expected; a build failure or a crash reports fewer.
+	if proc.returncode or len(runs) != 3:
+		f = max(f, 1)
+	return p, f
+
+
 def kernel_doc():
 	files = ours(['net/quic/**/*.[ch]', 'include/linux/quic.h', 'include/uapi/linux/quic.h'])
 	proc = subprocess.run(['scripts/kernel-doc', '-none', '-Wall'] + files, cwd=TREE,
@@ -126,6 +143,7 @@ def main():
 	if os.environ.get('CHECK_SELFTEST', '1') != '0':
 		for arch in arches:
 			step(f'selftest {arch}', selftest(arch))
+	step('libquic host tests', libquic)
 	step('checkpatch --strict', checkpatch)
 	step('W=1 C=2 (sparse) net/quic', sparse_w1)
 	step('kernel-doc -Wall', kernel_doc)
