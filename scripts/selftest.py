@@ -12,9 +12,12 @@
 #    .build/selftest-<arch> from tools/testing/selftests/net/quic/config
 #    (+ config.<arch>), verifies every option survived olddefconfig, builds
 #    the kernel and modules incrementally and installs the modules (depmod);
-# 3. builds the test programs with the arch's compiler and an initramfs:
-#    busybox from Debian's busybox-static (apt-get download + dpkg -x), the
-#    modules, the programs (dynamic ones with their loader and libraries);
+# 3. builds the test programs with the arch's compiler (a cross build links
+#    handshake against the target's GnuTLS, unpacked from Debian packages)
+#    and an initramfs: busybox from Debian's busybox-static (apt-get
+#    download + dpkg -x), the modules, the programs (dynamic ones with their
+#    loader and libraries) and, for handshake, fresh test credentials made
+#    with certtool in /tests/certs;
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
 #    the guest NIC is recorded to run/eth0.pcap (or --pcap), and when the
@@ -44,6 +47,17 @@ TREE = os.path.join(BUILD, 'linux')
 TESTS = os.path.join(ROOT, 'tools', 'testing', 'selftests', 'net', 'quic')
 CACHE = os.path.join(BUILD, 'selftest-cache')
 INIT = os.path.join(ROOT, 'scripts', 'selftest', 'init')
+GENCERTS = os.path.join(ROOT, 'tools', 'lib', 'quic', 'tests', 'gencerts.sh')
+
+# The handshake test links GnuTLS dynamically. A native build takes the
+# host's (libgnutls28-dev); a cross build links against the target arch's
+# libraries, unpacked from these Debian packages (libgnutls28-dev for the
+# libgnutls.so link, the others are what libgnutls30 needs at run time).
+GNUTLS_DEBS = ['libgnutls30', 'libgnutls28-dev', 'libgmp10', 'libhogweed6', 'libidn2-0',
+	       'libnettle8', 'libp11-kit0', 'libtasn1-6', 'libunistring2', 'libffi8']
+# What the handshake test finds in /tests/certs (tools/lib/quic/tests/gencerts.sh).
+CERT_FILES = ('ca.pem', 'other-ca.pem', 'server.pem', 'server.key', 'psk-alice.txt',
+	      'psk-mallory.txt')
 
 # The host tests, run before the boot; every other name is a guest program.
 HOST_TESTS = ('uapi_header',)
@@ -62,7 +76,9 @@ ARCHES = {
 		# ACPI costs about 8 s per device under TCG and buys nothing.
 		'append': ['acpi=noirq'],
 		'virtio': 'pci',
-		'packages': ['libc6-dev', 'g++', 'qemu-system-x86'],
+		'packages': ['libc6-dev', 'g++', 'qemu-system-x86', 'libgnutls28-dev',
+			     'pkg-config', 'gnutls-bin'],
+		'target_debs': [],
 		# KASAN, lockdep and kmemleak under TCG: slow, but well below this.
 		'timeout': 1200,
 	},
@@ -79,7 +95,8 @@ ARCHES = {
 		'append': [],
 		'virtio': 'device',
 		'packages': ['libc6-dev-arm64-cross', 'gcc-aarch64-linux-gnu', 'g++',
-			     'qemu-system-arm'],
+			     'qemu-system-arm', 'gnutls-bin'],
+		'target_debs': GNUTLS_DEBS,
 		'timeout': 1200,
 	},
 }
@@ -344,6 +361,21 @@ def copy_with_libs(prog, dest_dir, root, cfg, sysroots=()):
 						   ', '.join(d for d, _ in dirs))
 
 
+def make_certs(work, dest):
+	"""Fresh credentials for the handshake test into @dest (via @work).
+
+	gencerts.sh makes, with certtool, a CA, a certificate for server.test
+	signed by it, a second CA that signed nothing and two PSK files. They
+	are valid from now on for two days: each image gets new ones, and the
+	guest's clock comes from the host's (the RTC).
+	"""
+	shutil.rmtree(work, ignore_errors=True)
+	run(['sh', GENCERTS, work])
+	os.makedirs(dest)
+	for name in CERT_FILES:
+		shutil.copy2(os.path.join(work, name), os.path.join(dest, name))
+
+
 def write_cpio(root, out, nodes):
 	"""Write @root as a newc cpio archive (owner root, time 0) plus device @nodes."""
 	ino = [1]
@@ -381,18 +413,26 @@ def write_cpio(root, out, nodes):
 		entry(f, 'TRAILER!!!', 0, nlink=1)
 
 
-def build_image(arch, cfg, obj, modroot, names):
-	"""Test programs, busybox, modules and /init in a cpio archive; returns its path."""
+def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
+	"""Test programs, busybox, modules and /init in a cpio archive; returns its path.
+
+	@extra(root, sysroots), when given, adds its own files to the tree
+	before it is archived as obj/@name.cpio.
+	"""
 	cc = cfg['cross'] + 'gcc'
 	tests_out = os.path.join(obj, 'tests')
-	run(['make', '-s', '-C', TESTS, f'OUTPUT={tests_out}', f'CC={cc}', '-j2'])
-	dynamic = run(['make', '-s', '-C', TESTS, 'list-dynamic']).split()
-
-	sysroot = fetch_debs(cfg['deb_arch'], ['busybox-static'],
+	sysroot = fetch_debs(cfg['deb_arch'], ['busybox-static'] + cfg['target_debs'],
 			     os.path.join(CACHE, 'sysroot-' + arch))
 	busybox = os.path.join(sysroot, 'bin', 'busybox')
+	# Libraries of the target arch that the host does not have (GnuTLS).
+	sysroots = [sysroot] if cfg['target_debs'] else []
+	make_vars = [f'GNUTLS_SYSROOT={sysroot}'] if sysroots else []
+	targets = [os.path.join(tests_out, n) for n in names]
+	run(['make', '-s', '-C', TESTS, f'OUTPUT={tests_out}', f'CC={cc}', '-j2'] + make_vars +
+	    targets)
+	dynamic = run(['make', '-s', '-C', TESTS, 'list-dynamic']).split()
 
-	root = os.path.join(obj, 'initramfs')
+	root = os.path.join(obj, name)
 	shutil.rmtree(root, ignore_errors=True)
 	for d in ('bin', 'sbin', 'tests', 'lib', 'dev', 'proc', 'sys', 'tmp', 'run', 'etc'):
 		os.makedirs(os.path.join(root, d))
@@ -410,15 +450,19 @@ def build_image(arch, cfg, obj, modroot, names):
 	for name in names:
 		prog = os.path.join(tests_out, name)
 		if name in dynamic:
-			copy_with_libs(prog, '/tests', root, cfg)
+			copy_with_libs(prog, '/tests', root, cfg, sysroots)
 		else:
 			shutil.copy2(prog, os.path.join(root, 'tests', name))
 		# Debug info stays in the build directory; the image gets lean copies.
 		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', name)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
+	if 'handshake' in names:
+		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
+	if extra:
+		extra(root, sysroots)
 
-	image = os.path.join(obj, 'initramfs.cpio')
+	image = os.path.join(obj, name + '.cpio')
 	write_cpio(root, image, [('dev/console', stat.S_IFCHR | 0o600, 5, 1)])
 	return image
 
@@ -607,8 +651,8 @@ class HostPeer:
 		self.stop = threading.Event()
 		self.thread = threading.Thread(target=self.serve, daemon=True)
 
-	def hostfwd(self):
-		return f'udp:127.0.0.1:{self.fwd_port}-:{self.GUEST_PORT}'
+	def hostfwds(self):
+		return [f'udp:127.0.0.1:{self.fwd_port}-:{self.GUEST_PORT}']
 
 	def cmdline(self):
 		return [f'selftest_hostecho={self.echo_port}', f'selftest_hostfwd={self.GUEST_PORT}']
@@ -702,7 +746,7 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names, peer):
 		# kmemleak triples the boot time under TCG; only modload needs it.
 		append.append('kmemleak=off')
 	netdev = 'user,id=net0'
-	for fwd in args.hostfwd + ([peer.hostfwd()] if peer else []):
+	for fwd in args.hostfwd + (peer.hostfwds() if peer else []):
 		netdev += ',hostfwd=' + fwd
 	cmd = [cfg['qemu'], '-accel', 'tcg'] + cfg['machine'] + [
 		'-smp', '2', '-m', '2048', '-nodefaults', '-display', 'none', '-no-reboot',
@@ -720,13 +764,18 @@ def pcap_path(rundir, args):
 	return args.pcap or os.path.join(rundir, 'eth0.pcap')
 
 
-def boot(arch, cfg, obj, image, args, names):
-	"""Run the image; returns (Test list, seconds)."""
-	rundir = os.path.join(obj, 'run')
+def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
+	"""Run the image; returns (Test list, seconds).
+
+	@peer: what runs on the host meanwhile (start(), finish(pcap) -> Test
+	list, hostfwds(), cmdline()); a HostPeer when the hostnet test runs.
+	"""
+	rundir = rundir or os.path.join(obj, 'run')
 	os.makedirs(rundir, exist_ok=True)
 	for f in ('console.log', 'ktap.log'):
 		open(os.path.join(rundir, f), 'w').close()
-	peer = HostPeer() if 'hostnet' in names else None
+	if not peer and 'hostnet' in names:
+		peer = HostPeer()
 	cmd = qemu_command(arch, cfg, obj, image, rundir, args, names, peer)
 	with open(os.path.join(rundir, 'qemu.cmd'), 'w') as f:
 		f.write(' '.join(cmd) + '\n')
