@@ -3,11 +3,13 @@
 # Top-level targets of the QUIC repository. The kernel tree and every build
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
-.PHONY: all check kunit kunit-arm64 kunit-um selftest static prepare help
+.PHONY: all check kunit kunit-arm64 kunit-um selftest interop static prepare help
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
 ARCH ?= x86_64
 T ?=
+# make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers
+PEER ?= ngtcp2
 
 all: help
 
@@ -17,6 +19,7 @@ help:
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
+	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
 	@echo "make prepare      install packages and prepare .build/linux"
 
@@ -38,6 +41,9 @@ kunit-um:
 
 selftest:
 	./scripts/selftest.py --arch=$(ARCH) $(if $(T),--tests=$(T))
+
+interop:
+	./scripts/interop.py --peer=$(PEER) --arch=$(ARCH)
 
 static:
 	CHECK_ARCHES= ./scripts/check.py

@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# make interop PEER=ngtcp2 [ARCH=x86_64]
+#
+# Our kernel's QUIC against an independent implementation. The guest (the
+# selftest kernel in QEMU) runs our endpoint, tools/quic's client and
+# server behind interop/endpoint.sh, driven by interop-agent; the peer runs
+# on the host through QEMU user networking. Both roles per case: our client
+# against the peer's server (the guest reaches the host as 10.0.2.2), and
+# the peer's client against our server (a forwarded host port per case).
+#
+# Peers are one file each, tools/testing/selftests/net/quic/interop/peers/
+# NAME, following the interop runner's endpoint contract (docs/interop.md);
+# "# interop-alpn: h3" in it says the peer speaks only HTTP/3, and
+# "# interop-packages: a b" which Debian packages it needs.
+#
+# A case passes when the client's endpoint exits 0, every file arrived
+# byte-identical (sha256), and tshark, given both sides' key logs, decodes
+# every QUIC packet of the case in the guest's capture: none undecryptable
+# or malformed, and stream data among them.
+
+import argparse
+import fcntl
+import hashlib
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import selftest as st  # noqa: E402
+
+INTEROP = os.path.join(st.TESTS, 'interop')
+PEERS = os.path.join(INTEROP, 'peers')
+TOOLS = os.path.join(st.ROOT, 'tools', 'quic')
+GUEST_PORT_BASE = 4600	# clear of 4500, IPsec NAT-T, which tshark would decode
+PEER_LIMIT = 300		# seconds one peer run may take
+
+KIB = 1024
+# The runner's case names; the files each one fetches (name, size).
+CASES = [
+	('handshake', [('hs-1k.bin', KIB)]),
+	('transfer', [('tr-1k.bin', KIB), ('tr-64k.bin', 64 * KIB), ('tr-512k.bin', 512 * KIB),
+		      ('tr-2m.bin', 2048 * KIB)]),
+	('multiplexing', [(f'mx-{i:03d}.bin', 2 * KIB + i) for i in range(64)]),
+	('chacha20', [('cc-32k.bin', 32 * KIB)]),
+	('v2', [('v2-16k.bin', 16 * KIB)]),
+	('http3', [('h3-96k.bin', 96 * KIB)]),
+]
+ROLES = ('client', 'server')	# our endpoint's role
+# What the capture must show besides decoded stream data, per case.
+EXPECT = {
+	'chacha20': ('TLS_CHACHA20_POLY1305_SHA256 chosen',
+		     'tls.handshake.type == 2 && tls.handshake.ciphersuite == 0x1303'),
+	'v2': ('QUIC v2 packets', 'quic.version == 0x6b3343cf'),
+}
+
+
+def log(msg):
+	st.log(msg)
+
+
+def peer_meta(path, key):
+	"""The value of a '# interop-KEY: value' line of the peer file."""
+	with open(path) as f:
+		for line in f:
+			m = re.match(rf'#\s*interop-{key}:\s*(.*)', line)
+			if m:
+				return m.group(1).strip()
+	return ''
+
+
+def make_www(www):
+	"""Random files of every case; returns {name: sha256}."""
+	shutil.rmtree(www, ignore_errors=True)
+	os.makedirs(www)
+	rnd = random.Random(9000)
+	sums = {}
+	for _, files in CASES:
+		for name, size in files:
+			data = rnd.randbytes(size)
+			with open(os.path.join(www, name), 'wb') as f:
+				f.write(data)
+			sums[name] = hashlib.sha256(data).hexdigest()
+	return sums
+
+
+def make_certs(work):
+	"""A CA and a server certificate for the names both sides dial, by certtool."""
+	shutil.rmtree(work, ignore_errors=True)
+	os.makedirs(work)
+
+	def path(n):
+		return os.path.join(work, n)
+
+	with open(path('ca.tmpl'), 'w') as f:
+		f.write('cn = "quic interop CA"\nca\ncert_signing_key\nexpiration_days = 2\n')
+	with open(path('server.tmpl'), 'w') as f:
+		f.write('cn = "server"\ndns_name = "server"\nip_address = "10.0.2.2"\n'
+			'ip_address = "10.0.2.15"\nip_address = "127.0.0.1"\n'
+			'tls_www_server\nsigning_key\nencryption_key\nexpiration_days = 2\n')
+	for key in ('ca.key', 'priv.key'):
+		st.run(['certtool', '--generate-privkey', '--key-type=ecdsa',
+			'--outfile', path(key)])
+	st.run(['certtool', '--generate-self-signed', '--load-privkey', path('ca.key'),
+		'--template', path('ca.tmpl'), '--outfile', path('ca.pem')])
+	st.run(['certtool', '--generate-certificate', '--load-privkey', path('priv.key'),
+		'--load-ca-certificate', path('ca.pem'), '--load-ca-privkey', path('ca.key'),
+		'--template', path('server.tmpl'), '--outfile', path('cert.pem')])
+	return {n: path(n) for n in ('ca.pem', 'cert.pem', 'priv.key')}
+
+
+class Outcome:
+	"""One case in one direction."""
+
+	def __init__(self, case, role, port):
+		self.case, self.role, self.port = case, role, port
+		self.state = 'failed'	# passed, failed or unsupported
+		self.why = []	# what failed
+		self.info = []	# what was measured
+		self.secs = 0.0
+
+	@property
+	def label(self):
+		return f'{self.case}, our {self.role}'
+
+
+class Driver:
+	"""Runs every case against the guest's agent while the guest is up."""
+
+	def __init__(self, peer, alpn, work, sums, certs):
+		self.peer, self.alpn, self.work, self.sums, self.certs = \
+			peer, alpn, work, sums, certs
+		self.www = os.path.join(work, 'www')
+		self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+		self.listener.bind(('127.0.0.1', 0))
+		self.listener.listen(1)
+		self.outcomes = []
+		self.keylogs = []
+		self.fwd = {}	# guest port -> host port of our servers
+		for i, (case, _) in enumerate(CASES):
+			self.fwd[GUEST_PORT_BASE + i] = free_udp_port()
+		self.error = None
+		self.thread = threading.Thread(target=self.run, daemon=True)
+
+	def hostfwds(self):
+		return [f'udp:127.0.0.1:{h}-:{g}' for g, h in self.fwd.items()]
+
+	def cmdline(self):
+		return [f'interop_ctrl={self.listener.getsockname()[1]}']
+
+	def start(self):
+		self.thread.start()
+
+	# ---- the control connection
+
+	def readline(self):
+		line = self.rfile.readline()
+		if not line:
+			raise RuntimeError('the guest agent closed the control connection')
+		return line.decode(errors='replace').rstrip('\n')
+
+	def send(self, line):
+		self.conn.sendall(line.encode() + b'\n')
+
+	def read_report(self):
+		"""exit N, file lines, keylog LEN + bytes, end -> (rc, files, keylog)."""
+		first = self.readline()
+		if not first.startswith('exit '):
+			raise RuntimeError(f'agent: {first}')
+		rc, files, keylog = int(first.split()[1]), {}, b''
+		while True:
+			line = self.readline()
+			if line == 'end':
+				return rc, files, keylog
+			words = line.split()
+			if words[0] == 'file' and len(words) == 4:
+				files[words[1]] = (int(words[2]), words[3])
+			elif words[0] == 'keylog':
+				keylog = self.rfile.read(int(words[1]))
+
+	# ---- one case in one direction
+
+	def run_peer(self, env, logname, wait):
+		path = os.path.join(self.work, 'logs', logname)
+		full = dict(os.environ, **env)
+		out = open(path, 'w')
+		proc = subprocess.Popen([self.peer], env=full, stdout=out, stderr=subprocess.STDOUT,
+					stdin=subprocess.DEVNULL)
+		out.close()
+		if not wait:
+			return proc
+		try:
+			proc.wait(PEER_LIMIT)
+		except subprocess.TimeoutExpired:
+			proc.kill()
+			proc.wait()
+			return 124
+		return proc.returncode
+
+	def check_files(self, o, files, got):
+		for name, _ in files:
+			if name not in got:
+				o.why.append(f'{name}: missing')
+			elif got[name][1] != self.sums[name]:
+				o.why.append(f'{name}: {got[name][0]} bytes, sha256 differs')
+
+	def ours_client(self, o, files):
+		env = {'ROLE': 'server', 'TESTCASE': o.case, 'WWW': self.www,
+		       'CERTS': self.certs, 'ADDR': '127.0.0.1', 'PORT': str(o.port),
+		       'SSLKEYLOGFILE': self.peer_keylog(o)}
+		server = self.run_peer(env, f'{o.case}-peer-server.log', wait=False)
+		time.sleep(0.5)
+		if server.poll() is not None:
+			o.state = 'unsupported' if server.returncode == 127 else 'failed'
+			o.why.append(f'peer server exited with {server.returncode}')
+			return
+		urls = ' '.join(f'https://10.0.2.2:{o.port}/{n}' for n, _ in files)
+		self.send(f'client {o.case} {self.alpn} {urls}')
+		rc, got, keylog = self.read_report()
+		server.terminate()
+		try:
+			server.wait(10)
+		except subprocess.TimeoutExpired:
+			server.kill()
+			server.wait()
+		self.keylogs.append(keylog)
+		if rc == 127:
+			o.state = 'unsupported'
+			return
+		if rc:
+			o.why.append(f'our client exited with {rc}')
+		self.check_files(o, files, got)
+
+	def ours_server(self, o, files, guest_port):
+		self.send(f'server {o.case} {self.alpn} {guest_port}')
+		line = self.readline()
+		if line != 'started':
+			rc = int(line.split()[1]) if line.startswith('exit ') else -1
+			o.state = 'unsupported' if rc == 127 else 'failed'
+			o.why.append(f'our server: {line}')
+			return
+		downloads = os.path.join(self.work, 'downloads', f'{o.case}')
+		shutil.rmtree(downloads, ignore_errors=True)
+		os.makedirs(downloads)
+		host_port = self.fwd[guest_port]
+		urls = ' '.join(f'https://127.0.0.1:{host_port}/{n}' for n, _ in files)
+		env = {'ROLE': 'client', 'TESTCASE': o.case, 'REQUESTS': urls,
+		       'DOWNLOADS': downloads, 'CERTS': self.certs,
+		       'SSLKEYLOGFILE': self.peer_keylog(o)}
+		rc = self.run_peer(env, f'{o.case}-peer-client.log', wait=True)
+		self.send('stop')
+		server_rc, _, keylog = self.read_report()
+		self.keylogs.append(keylog)
+		if rc == 127:
+			o.state = 'unsupported'
+			return
+		if rc:
+			o.why.append(f'peer client exited with {rc}')
+		if server_rc:
+			o.why.append(f'our server exited with {server_rc}')
+		got = {}
+		for name in os.listdir(downloads):
+			data = open(os.path.join(downloads, name), 'rb').read()
+			got[name] = (len(data), hashlib.sha256(data).hexdigest())
+		self.check_files(o, files, got)
+
+	def peer_keylog(self, o):
+		return os.path.join(self.work, 'keys', f'{o.case}-{o.role}.log')
+
+	def run(self):
+		try:
+			self.listener.settimeout(900)
+			self.conn, _ = self.listener.accept()
+			self.conn.settimeout(PEER_LIMIT * 2)
+			self.rfile = self.conn.makefile('rb')
+			for i, (case, files) in enumerate(CASES):
+				for role in ROLES:
+					guest_port = GUEST_PORT_BASE + i
+					port = free_udp_port() if role == 'client' else guest_port
+					o = Outcome(case, role, port)
+					start = time.monotonic()
+					if role == 'client':
+						self.ours_client(o, files)
+					else:
+						self.ours_server(o, files, guest_port)
+					o.secs = time.monotonic() - start
+					if o.state == 'failed' and not o.why:
+						o.state = 'passed'
+					log(f'interop: {o.label}: {o.state} ({o.secs:.1f} s)')
+					self.outcomes.append(o)
+			self.send('quit')
+		except (OSError, RuntimeError, ValueError) as e:
+			self.error = str(e)
+		finally:
+			self.listener.close()
+
+	# ---- after the guest stopped
+
+	def finish(self, pcap):
+		self.thread.join()
+		keys = os.path.join(self.work, 'keys', 'all.log')
+		with open(keys, 'wb') as out:
+			for blob in self.keylogs:
+				out.write(blob)
+			for name in sorted(os.listdir(os.path.dirname(keys))):
+				if name != 'all.log':
+					out.write(open(os.path.join(os.path.dirname(keys), name),
+						       'rb').read())
+		results = []
+		for o in self.outcomes:
+			if o.state != 'unsupported':
+				self.check_capture(o, pcap, keys)
+				if o.why:
+					o.state = 'failed'
+			results.append(st.Test(f'interop: {o.label}', ok=o.state != 'failed',
+					       skip=o.state == 'unsupported',
+					       diag=['# ' + w for w in o.why + o.info]))
+		if self.error or not self.outcomes:
+			results.append(st.Test('interop: every case ran', ok=False,
+					       diag=[f'# {self.error or "no case ran"}']))
+		return results
+
+	def check_capture(self, o, pcap, keys):
+		"""tshark decodes every QUIC packet of the case's port, stream data too."""
+		def count(flt):
+			out = subprocess.run(['tshark', '-n', '-r', pcap, '-o', f'tls.keylog_file:{keys}',
+					      '-d', f'udp.port == {o.port},quic',
+					      '-Y', f'udp.port == {o.port} && ({flt})',
+					      '-T', 'fields', '-e', 'frame.number',
+					      '-e', '_ws.expert.message'],
+					     capture_output=True, text=True)
+			if out.returncode:
+				o.why.append(f'tshark: {out.stderr.strip()[-200:]}')
+				return []
+			return [l for l in out.stdout.splitlines() if l]
+
+		packets = count('quic')
+		bad = count('quic && (_ws.malformed || _ws.expert.severity >= 6291456)')
+		stream = count('quic.frame_type >= 0x08 && quic.frame_type <= 0x0f')
+		o.info.append(f'capture: {len(packets)} QUIC datagrams on port {o.port}, '
+			      f'{len(bad)} not decoded, {len(stream)} with STREAM frames')
+		if not packets:
+			o.why.append(f'capture: no QUIC datagram on port {o.port}')
+		if bad:
+			o.why.append(f'capture: {len(bad)} of {len(packets)} datagrams not decoded: ' +
+				     '; '.join(bad[:3]))
+		if packets and not stream:
+			o.why.append('capture: no STREAM frame decrypted')
+		if o.case in EXPECT:
+			what, flt = EXPECT[o.case]
+			if not count(flt):
+				o.why.append(f'capture: no {what}')
+			else:
+				o.info.append(f'capture: {what}')
+
+
+def free_udp_port():
+	with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+		s.bind(('127.0.0.1', 0))
+		return s.getsockname()[1]
+
+
+def table(peer_name, outcomes):
+	cols = (f'ours client, {peer_name} server', f'{peer_name} client, ours server')
+	by = {(o.case, o.role): o for o in outcomes}
+	lines = [f'{"case":<14}{cols[0]:<34}{cols[1]}']
+	for case, _ in CASES:
+		cells = []
+		for role in ROLES:
+			o = by.get((case, role))
+			cell = 'not run' if not o else o.state
+			if o and o.state == 'passed':
+				cell += f' ({o.secs:.1f} s)'
+			cells.append(cell)
+		lines.append(f'{case:<14}{cells[0]:<34}{cells[1]}')
+	return lines
+
+
+def build_tools(obj):
+	out = os.path.join(obj, 'interop-tools')
+	st.run(['make', '-s', '-C', TOOLS, f'OUTPUT={out}', '-j2'])
+	return [os.path.join(out, p) for p in ('quic-client', 'quic-server')]
+
+
+def main():
+	ap = argparse.ArgumentParser(description='Interoperate with another QUIC implementation.')
+	ap.add_argument('--peer', default='ngtcp2', help='a file of ' + os.path.relpath(PEERS, st.ROOT))
+	ap.add_argument('--arch', default='x86_64', choices=['x86_64'])
+	ap.add_argument('--timeout', type=int, default=2400, help='limit for the boot, seconds')
+	ap.add_argument('-v', '--verbose', action='store_true')
+	args = ap.parse_args()
+	st.VERBOSE = args.verbose
+	peer = os.path.join(PEERS, args.peer)
+	if not os.access(peer, os.X_OK):
+		log(f'interop: no peer {args.peer}; peers: {" ".join(sorted(os.listdir(PEERS)))}')
+		return 2
+	arch, cfg = args.arch, st.ARCHES[args.arch]
+	obj = os.path.join(st.BUILD, 'selftest-' + arch)
+	work = os.path.join(st.BUILD, 'interop-' + args.peer)
+
+	subprocess.run([os.path.join(st.ROOT, 'scripts', 'deps.sh')], check=True)
+	st.apt_install(cfg['packages'] + ['tshark', 'libnghttp3-dev'] +
+		       peer_meta(peer, 'packages').split())
+
+	start = time.monotonic()
+	shutil.rmtree(work, ignore_errors=True)
+	for d in ('logs', 'keys', 'downloads'):
+		os.makedirs(os.path.join(work, d))
+	sums = make_www(os.path.join(work, 'www'))
+	certs = make_certs(os.path.join(work, 'certs'))
+	os.makedirs(st.BUILD, exist_ok=True)
+	with open(os.path.join(st.BUILD, f'kunit-{arch}.lock'), 'w') as lock:
+		fcntl.flock(lock, fcntl.LOCK_EX)
+		st.run([os.path.join(st.ROOT, 'scripts', 'prepare-tree.sh')])
+		modroot = st.build_kernel(arch, cfg, obj)
+	tools = build_tools(obj)
+
+	def extra(root, sysroots):
+		base = os.path.join(root, 'interop')
+		shutil.copytree(os.path.join(work, 'www'), os.path.join(base, 'www'))
+		os.makedirs(os.path.join(base, 'certs'))
+		for name, path in certs.items():
+			shutil.copy2(path, os.path.join(base, 'certs', name))
+		shutil.copy2(os.path.join(INTEROP, 'endpoint.sh'), os.path.join(base, 'endpoint.sh'))
+		for prog in tools:
+			st.copy_with_libs(prog, '/interop/bin', root, cfg, sysroots)
+			st.run(['strip', os.path.join(base, 'bin', os.path.basename(prog))])
+
+	names = ['interop-agent']
+	image = st.build_image(arch, cfg, obj, modroot, names, extra=extra, name='interop')
+	alpn = peer_meta(peer, 'alpn') or 'hq-interop'
+	driver = Driver(peer, alpn, work, sums, os.path.dirname(certs['cert.pem']))
+	args.hostfwd, args.pcap = [], os.path.join(work, 'guest.pcap')
+	args.test_timeout = args.timeout - 120
+	results, secs = st.boot(arch, cfg, obj, image, args, names, peer=driver,
+				rundir=os.path.join(work, 'run'))
+	for t in results:
+		st.report(t)
+
+	log(f'interop: {arch} kernel (QEMU, TCG) with {args.peer} on the host, ALPN {alpn}')
+	for line in table(args.peer, driver.outcomes):
+		log('interop:   ' + line)
+	for o in driver.outcomes:
+		for line in o.info:
+			log(f'interop: {o.label}: {line}')
+	p = f = s = 0
+	for t in results:
+		tp, tf, ts = t.count()
+		p, f, s = p + tp, f + tf, s + ts
+	log(f'interop: took {time.monotonic() - start:.0f} s (boot and cases {secs:.0f} s); '
+	    f'logs in {os.path.relpath(work, st.ROOT)}/')
+	log(f'interop: {p} passed, {f} failed, {s} unsupported')
+	return 1 if f else 0
+
+
+if __name__ == '__main__':
+	try:
+		sys.exit(main())
+	except (RuntimeError, subprocess.CalledProcessError, OSError) as e:
+		print(f'interop: {e}', file=sys.stderr)
+		print('interop: 0 passed, 1 failed', file=sys.stderr)
+		sys.exit(1)

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Our endpoint for the interop harness, in the guest: the QUIC interop
+# runner's endpoint contract (docs/interop.md) on tools/quic's quic-client
+# and quic-server over the kernel's QUIC sockets.
+#
+# Contract: ROLE (client|server), TESTCASE, REQUESTS (client), DOWNLOADS,
+# WWW, CERTS (cert.pem, priv.key; ca.pem if the peer's certificate is to be
+# verified), SSLKEYLOGFILE. Extensions of this harness: PORT (the server's
+# UDP port, default 443), ALPN (hq-interop unless the peer speaks only h3).
+# Exit 127: the case is not supported.
+
+bin=${QUIC_TOOLS:-/interop/bin}
+alpn=${ALPN:-hq-interop}
+
+case "$TESTCASE" in
+handshake|transfer|multiplexing|chacha20|v2) ;;
+http3) alpn=h3 ;;
+*) exit 127 ;;
+esac
+
+case "$ROLE" in
+client)
+	set -- --alpn "$alpn" --output "${DOWNLOADS:-/downloads}"
+	if [ -f "$CERTS/ca.pem" ]; then
+		set -- "$@" --ca "$CERTS/ca.pem"
+	else
+		set -- "$@" --insecure
+	fi
+	[ -n "$SSLKEYLOGFILE" ] && set -- "$@" --keylog "$SSLKEYLOGFILE"
+	[ "$TESTCASE" = chacha20 ] && set -- "$@" --cipher TLS_CHACHA20_POLY1305_SHA256
+	# Ours starts in v2 directly (compatible version negotiation from a v1
+	# Initial, as the runner's v2 case expects, is not implemented yet).
+	[ "$TESTCASE" = v2 ] && set -- "$@" --version 2
+	# REQUESTS is a space-separated list: split it on purpose.
+	# shellcheck disable=SC2086
+	exec "$bin/quic-client" "$@" $REQUESTS
+	;;
+server)
+	set -- --listen "0.0.0.0:${PORT:-443}" --cert "$CERTS/cert.pem" \
+		--key "$CERTS/priv.key" --root "${WWW:-/www}" --alpn "$alpn"
+	[ -n "$SSLKEYLOGFILE" ] && set -- "$@" --keylog "$SSLKEYLOGFILE"
+	exec "$bin/quic-server" "$@"
+	;;
+*)
+	echo "endpoint: ROLE must be client or server" >&2
+	exit 2
+	;;
+esac
