@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make check`: every KUnit suite on x86_64 and arm64, the booted selftests
-# (scripts/selftest.py) on both, then the static checks (checkpatch
+# (scripts/selftest.py) on both, interop with ngtcp2 on x86_64
+# (scripts/interop.py), the userspace host tests, then the static checks (checkpatch
 # --strict, W=1 + sparse, kernel-doc) on our sources. Ends with one line
 # "check: N passed, N failed": KUnit and selftest cases counted from their
 # KTAP results, each static check counted as one test.
@@ -18,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join(ROOT, '.build', 'linux')
 SUMMARY = re.compile(r'Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?')
 SELFTEST = re.compile(r'^selftest-\S+: (\d+) passed, (\d+) failed', re.M)
-LIBQUIC = re.compile(r'^(\d+) passed, (\d+) failed$', re.M)
+HOST_RESULTS = re.compile(r'^(\d+) passed, (\d+) failed$', re.M)
+INTEROP = re.compile(r'^interop: (\d+) passed, (\d+) failed', re.M)
 
 passed = 0
 failed = 0
@@ -106,20 +108,40 @@ def sparse_w1():
 	return (0, 1) if bad or proc.returncode else (1, 0)
 
 
-def libquic():
-	"""tools/lib/quic: build, then its host tests (plain, ASan, valgrind)."""
-	lib = os.path.join(ROOT, 'tools', 'lib', 'quic')
-	proc = subprocess.run(['make', '-C', lib, 'check'], stdout=subprocess.PIPE,
-			      stderr=subprocess.STDOUT, text=True)
-	sys.stdout.write(proc.stdout)
-	subprocess.run(['make', '-C', lib, 'clean'], stdout=subprocess.DEVNULL)
-	runs = LIBQUIC.findall(proc.stdout)
-	p = sum(int(r[0]) for r in runs)
-	f = sum(int(r[1]) for r in runs)
-	# Three runs are expected; a build failure or a crash reports fewer.
-	if proc.returncode or len(runs) != 3:
-		f = max(f, 1)
-	return p, f
+def host_tests(path):
+	"""Userspace code at @path: build, then its host tests (plain, ASan, valgrind)."""
+	def run():
+		where = os.path.join(ROOT, path)
+		proc = subprocess.run(['make', '-C', where, 'check'], stdout=subprocess.PIPE,
+				      stderr=subprocess.STDOUT, text=True)
+		sys.stdout.write(proc.stdout)
+		subprocess.run(['make', '-C', where, 'clean'], stdout=subprocess.DEVNULL)
+		runs = HOST_RESULTS.findall(proc.stdout)
+		p = sum(int(r[0]) for r in runs)
+		f = sum(int(r[1]) for r in runs)
+		# Three runs are expected; a build failure or a crash reports fewer.
+		if proc.returncode or len(runs) != 3:
+			f = max(f, 1)
+		return p, f
+	return run
+
+
+def interop(peer):
+	def run():
+		proc = subprocess.run([os.path.join(ROOT, 'scripts', 'interop.py'), f'--peer={peer}'],
+				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+		sys.stdout.write(proc.stdout)
+		m = None
+		for m in INTEROP.finditer(proc.stdout):
+			pass
+		if not m:
+			return 0, 1
+		p = int(m.group(1))
+		f = int(m.group(2))
+		if proc.returncode and not f:
+			f = 1
+		return p, f
+	return run
 
 
 def kernel_doc():
@@ -143,7 +165,10 @@ def main():
 	if os.environ.get('CHECK_SELFTEST', '1') != '0':
 		for arch in arches:
 			step(f'selftest {arch}', selftest(arch))
-	step('libquic host tests', libquic)
+		if 'x86_64' in arches:
+			step('interop ngtcp2 x86_64', interop('ngtcp2'))
+	step('libquic host tests', host_tests('tools/lib/quic'))
+	step('quic tools host tests', host_tests('tools/quic'))
 	step('checkpatch --strict', checkpatch)
 	step('W=1 C=2 (sparse) net/quic', sparse_w1)
 	step('kernel-doc -Wall', kernel_doc)
