@@ -216,6 +216,20 @@ static ssize_t no_push(gnutls_transport_ptr_t ptr, const void *data, size_t len)
 	return -1;
 }
 
+/*
+ * Leave the agreed protocol in the socket's QUIC_SOCKOPT_ALPN, where the
+ * caller's list was: getsockopt() then tells the application what it
+ * speaks (a server accepting "h3,hq-interop" learns which one). A name
+ * the "a,b" form cannot hold (one with a comma) is left out.
+ */
+static void conn_record_alpn(struct quic_conn *conn, const gnutls_datum_t *proto)
+{
+	if (memchr(proto->data, ',', proto->size) ||
+	    quic_kops->setsockopt(conn->fd, SOL_QUIC, QUIC_SOCKOPT_ALPN, proto->data,
+				  proto->size))
+		quic_warn("could not record the negotiated protocol on the socket");
+}
+
 /* Run TLS as far as it goes; note completion and check what QUIC needs. */
 static int conn_advance(struct quic_conn *conn)
 {
@@ -240,6 +254,8 @@ static int conn_advance(struct quic_conn *conn)
 		quic_err("no application protocol was negotiated");
 		return conn_fail(conn, -ENOPROTOOPT, GNUTLS_A_NO_APPLICATION_PROTOCOL);
 	}
+	if (conn->alpn_wanted)
+		conn_record_alpn(conn, &proto);
 	quic_notice("TLS handshake complete");
 	return 0;
 }

@@ -135,6 +135,14 @@ static int f_setsockopt(int fd, int level, int name, const void *val, socklen_t 
 		memcpy(&s->close_code, val, sizeof(uint32_t));
 		break;
 	case QUIC_SOCKOPT_ALPN:
+		/* As the kernel: any state; the library records the agreed one. */
+		if (len >= sizeof(s->alpn)) {
+			ret = fail(EINVAL);
+			break;
+		}
+		memcpy(s->alpn, val, len);
+		s->alpn[len] = '\0';
+		break;
 	case QUIC_SOCKOPT_CONFIG:
 		ret = fail(EISCONN);	/* settings are for closed sockets */
 		break;

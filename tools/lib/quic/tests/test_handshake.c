@@ -283,7 +283,7 @@ static void test_x509(void)
 	pair_runs(&c, &s);
 	/* ALPN from the sockets, cipher from the client's QUIC_SOCKOPT_CONFIG */
 	strcpy(fake_get(c.fd)->alpn, "h3");
-	strcpy(fake_get(s.fd)->alpn, "h3");
+	strcpy(fake_get(s.fd)->alpn, "hq-interop,h3");
 	fake_get(c.fd)->cfg.payload_cipher_type = TLS_CIPHER_CHACHA20_POLY1305;
 	quic_set_ca_file(path("ca.pem"));
 	both(&c, &s);
@@ -293,6 +293,9 @@ static void test_x509(void)
 	result(secrets_match(c.fd, s.fd, TLS_CIPHER_CHACHA20_POLY1305),
 	       "X.509: the configured CHACHA20_POLY1305 suite, matching secrets");
 	result(tparams_exchanged(c.fd, s.fd), "X.509: transport parameters exchanged");
+	result(!strcmp(fake_get(c.fd)->alpn, "h3") && !strcmp(fake_get(s.fd)->alpn, "h3"),
+	       "X.509: both sockets' QUIC_SOCKOPT_ALPN hold the agreed h3 (client \"%s\", "
+	       "server \"%s\")", fake_get(c.fd)->alpn, fake_get(s.fd)->alpn);
 }
 
 static void test_psk(void)

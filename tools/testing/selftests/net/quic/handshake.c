@@ -17,7 +17,9 @@
  *   then offers that suite alone in its ClientHello, so a handshake that
  *   completes has negotiated it, and the kernel protects every later
  *   packet with that AEAD. The version is the client's config too; the
- *   server's accepted socket must report the same one. Afterwards 64 KiB
+ *   server's accepted socket must report the same one, and, since the
+ *   server accepts "h3,quic-selftest", QUIC_SOCKOPT_ALPN must name the one
+ *   agreed (libquic records it there). Afterwards 64 KiB
  *   go each way on stream 0 and every byte is compared.
  * - Refusals: a wrong host name and an untrusted CA (the client fails
  *   with -EKEYREJECTED and closes with CRYPTO_ERROR 0x12a, bad_certificate,
@@ -127,6 +129,7 @@ struct server_report {
 	uint32_t close_code;	/* the CONNECTION_CLOSE that ended a failed handshake */
 	bool data_ok;		/* 64 KiB read, 64 KiB sent, the client's close seen */
 	double secs;		/* time spent in quic_server_handshake() */
+	char alpn[64];		/* QUIC_SOCKOPT_ALPN of the accepted socket afterwards */
 	char why[128];		/* the first thing that went wrong */
 };
 
@@ -291,7 +294,8 @@ static int __printf(2, 3) fail(struct server_report *r, const char *fmt, ...)
 static int server_side(const struct netns_pair *p, const struct hs_case *c, int port,
 		       int ready, struct server_report *r)
 {
-	const char *alpn = c->server_alpn ? c->server_alpn : ALPN;
+	/* Accepts two protocols: the socket must say which one was agreed. */
+	const char *alpn = c->server_alpn ? c->server_alpn : "h3," ALPN;
 	struct quic_config cfg;
 	struct sockaddr_storage ss;
 	socklen_t len = server_addr(p, c, port, &ss);
@@ -329,6 +333,9 @@ static int server_side(const struct netns_pair *p, const struct hs_case *c, int 
 	len = sizeof(cfg);
 	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
 		r->version = cfg.version;
+	len = sizeof(r->alpn) - 1;
+	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_ALPN, r->alpn, &len))
+		r->alpn[len] = '\0';
 	if (r->ret) {
 		r->close_code = close_code(fd);
 		close(fd);
@@ -411,12 +418,13 @@ static const char *version_name(uint32_t v)
 static void check_ok(const struct hs_case *c, int cret, const struct server_report *r,
 		     bool client_data, const char *client_why)
 {
-	ktap_result(!cret && !r->ret && r->version == c->version,
-		    "%s: both handshakes complete, the server's connection runs QUIC %s",
-		    c->name, version_name(c->version));
-	if (cret || r->ret || r->version != c->version)
-		ktap_diag("%s: client %s, server %s, server version 0x%x", c->name,
-			  errno_name(-cret), errno_name(-r->ret), r->version);
+	bool ok = !cret && !r->ret && r->version == c->version && !strcmp(r->alpn, ALPN);
+
+	ktap_result(ok, "%s: both handshakes complete, the server's connection runs QUIC %s "
+		    "and reports ALPN " ALPN, c->name, version_name(c->version));
+	if (!ok)
+		ktap_diag("%s: client %s, server %s, server version 0x%x, ALPN \"%s\"", c->name,
+			  errno_name(-cret), errno_name(-r->ret), r->version, r->alpn);
 	ktap_result(client_data && r->data_ok, "%s: 64 KiB each way on stream 0, byte-exact",
 		    c->name);
 	if (*client_why)
