@@ -53,7 +53,13 @@ CASES = [
 	('v2', [('v2-16k.bin', 16 * KIB)]),
 	('http3', [('h3-96k.bin', 96 * KIB)]),
 ]
-ROLES = ('client', 'server')	# our endpoint's role
+# Our endpoint's role: against the peer's server, against the peer's
+# client, and both ends ours inside the guest (a baseline of the tools on
+# their own, over hq-interop except in http3; it covers what the peer may
+# lack, such as v2; loopback, so not in the capture).
+ROLES = ('client', 'server', 'both')
+SELF_ALPN = 'hq-interop'
+SELF_PORT_BASE = 4700
 # What the capture must show besides decoded stream data, per case.
 EXPECT = {
 	'chacha20': ('TLS_CHACHA20_POLY1305_SHA256 chosen',
@@ -128,6 +134,8 @@ class Outcome:
 
 	@property
 	def label(self):
+		if self.role == 'both':
+			return f'{self.case}, ours to ours'
 		return f'{self.case}, our {self.role}'
 
 
@@ -271,6 +279,28 @@ class Driver:
 			got[name] = (len(data), hashlib.sha256(data).hexdigest())
 		self.check_files(o, files, got)
 
+	def ours_both(self, o, files):
+		self.send(f'server {o.case} {SELF_ALPN} {o.port}')
+		line = self.readline()
+		if line != 'started':
+			rc = int(line.split()[1]) if line.startswith('exit ') else -1
+			o.state = 'unsupported' if rc == 127 else 'failed'
+			o.why.append(f'our server: {line}')
+			return
+		urls = ' '.join(f'https://127.0.0.1:{o.port}/{n}' for n, _ in files)
+		self.send(f'client {o.case} {SELF_ALPN} {urls}')
+		rc, got, _ = self.read_report()
+		self.send('stop')
+		server_rc, _, _ = self.read_report()
+		if rc == 127:
+			o.state = 'unsupported'
+			return
+		if rc:
+			o.why.append(f'our client exited with {rc}')
+		if server_rc:
+			o.why.append(f'our server exited with {server_rc}')
+		self.check_files(o, files, got)
+
 	def peer_keylog(self, o):
 		return os.path.join(self.work, 'keys', f'{o.case}-{o.role}.log')
 
@@ -283,13 +313,16 @@ class Driver:
 			for i, (case, files) in enumerate(CASES):
 				for role in ROLES:
 					guest_port = GUEST_PORT_BASE + i
-					port = free_udp_port() if role == 'client' else guest_port
+					port = {'client': free_udp_port(), 'server': guest_port,
+						'both': SELF_PORT_BASE + i}[role]
 					o = Outcome(case, role, port)
 					start = time.monotonic()
 					if role == 'client':
 						self.ours_client(o, files)
-					else:
+					elif role == 'server':
 						self.ours_server(o, files, guest_port)
+					else:
+						self.ours_both(o, files)
 					o.secs = time.monotonic() - start
 					if o.state == 'failed' and not o.why:
 						o.state = 'passed'
@@ -315,7 +348,7 @@ class Driver:
 						       'rb').read())
 		results = []
 		for o in self.outcomes:
-			if o.state != 'unsupported':
+			if o.state != 'unsupported' and o.role != 'both':
 				self.check_capture(o, pcap, keys)
 				if o.why:
 					o.state = 'failed'
@@ -368,9 +401,10 @@ def free_udp_port():
 
 
 def table(peer_name, outcomes):
-	cols = (f'ours client, {peer_name} server', f'{peer_name} client, ours server')
+	cols = (f'ours client, {peer_name} server', f'{peer_name} client, ours server',
+		'ours to ours, in the guest')
 	by = {(o.case, o.role): o for o in outcomes}
-	lines = [f'{"case":<14}{cols[0]:<34}{cols[1]}']
+	lines = [f'{"case":<14}{cols[0]:<34}{cols[1]:<34}{cols[2]}']
 	for case, _ in CASES:
 		cells = []
 		for role in ROLES:
@@ -379,7 +413,7 @@ def table(peer_name, outcomes):
 			if o and o.state == 'passed':
 				cell += f' ({o.secs:.1f} s)'
 			cells.append(cell)
-		lines.append(f'{case:<14}{cells[0]:<34}{cells[1]}')
+		lines.append(f'{case:<14}{cells[0]:<34}{cells[1]:<34}{cells[2]}')
 	return lines
 
 
