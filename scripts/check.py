@@ -65,13 +65,13 @@ def kunit(arch):
 	return run
 
 
-def selftest(arch):
+def booted(cmd, summary):
+	"""A booted run (@cmd) whose last @summary line has the passed and failed counts."""
 	def run():
-		proc = subprocess.run([os.path.join(ROOT, 'scripts', 'selftest.py'), f'--arch={arch}'],
-				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+		proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 		sys.stdout.write(proc.stdout)
 		m = None
-		for m in SELFTEST.finditer(proc.stdout):
+		for m in summary.finditer(proc.stdout):
 			pass
 		if not m:
 			# No results at all (build or boot failure): one failure.
@@ -82,6 +82,14 @@ def selftest(arch):
 			f = 1
 		return p, f
 	return run
+
+
+def selftest(arch):
+	return booted([os.path.join(ROOT, 'scripts', 'selftest.py'), f'--arch={arch}'], SELFTEST)
+
+
+def interop(peer):
+	return booted([os.path.join(ROOT, 'scripts', 'interop.py'), f'--peer={peer}'], INTEROP)
 
 
 def checkpatch():
@@ -122,24 +130,6 @@ def host_tests(path):
 		# Three runs are expected; a build failure or a crash reports fewer.
 		if proc.returncode or len(runs) != 3:
 			f = max(f, 1)
-		return p, f
-	return run
-
-
-def interop(peer):
-	def run():
-		proc = subprocess.run([os.path.join(ROOT, 'scripts', 'interop.py'), f'--peer={peer}'],
-				      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-		sys.stdout.write(proc.stdout)
-		m = None
-		for m in INTEROP.finditer(proc.stdout):
-			pass
-		if not m:
-			return 0, 1
-		p = int(m.group(1))
-		f = int(m.group(2))
-		if proc.returncode and not f:
-			f = 1
 		return p, f
 	return run
 

@@ -239,20 +239,33 @@ class Driver:
 			server.kill()
 			server.wait()
 		self.keylogs.append(keylog)
+		if self.client_done(o, rc, 'our client', 0):
+			self.check_files(o, files, got)
+
+	def start_our_server(self, o, alpn, guest_port):
+		"""Ask the agent for our server; False (and why in @o) if it did not start."""
+		self.send(f'server {o.case} {alpn} {guest_port}')
+		line = self.readline()
+		if line == 'started':
+			return True
+		rc = int(line.split()[1]) if line.startswith('exit ') else -1
+		o.state = 'unsupported' if rc == 127 else 'failed'
+		o.why.append(f'our server: {line}')
+		return False
+
+	def client_done(self, o, rc, client, server_rc):
+		"""Note the two exit codes; False when the client called the case unsupported."""
 		if rc == 127:
 			o.state = 'unsupported'
-			return
+			return False
 		if rc:
-			o.why.append(f'our client exited with {rc}')
-		self.check_files(o, files, got)
+			o.why.append(f'{client} exited with {rc}')
+		if server_rc:
+			o.why.append(f'our server exited with {server_rc}')
+		return True
 
 	def ours_server(self, o, files, guest_port):
-		self.send(f'server {o.case} {self.alpn} {guest_port}')
-		line = self.readline()
-		if line != 'started':
-			rc = int(line.split()[1]) if line.startswith('exit ') else -1
-			o.state = 'unsupported' if rc == 127 else 'failed'
-			o.why.append(f'our server: {line}')
+		if not self.start_our_server(o, self.alpn, guest_port):
 			return
 		downloads = os.path.join(self.work, 'downloads', f'{o.case}')
 		shutil.rmtree(downloads, ignore_errors=True)
@@ -266,13 +279,8 @@ class Driver:
 		self.send('stop')
 		server_rc, _, keylog = self.read_report()
 		self.keylogs.append(keylog)
-		if rc == 127:
-			o.state = 'unsupported'
+		if not self.client_done(o, rc, 'peer client', server_rc):
 			return
-		if rc:
-			o.why.append(f'peer client exited with {rc}')
-		if server_rc:
-			o.why.append(f'our server exited with {server_rc}')
 		got = {}
 		for name in os.listdir(downloads):
 			data = open(os.path.join(downloads, name), 'rb').read()
@@ -280,25 +288,15 @@ class Driver:
 		self.check_files(o, files, got)
 
 	def ours_both(self, o, files):
-		self.send(f'server {o.case} {SELF_ALPN} {o.port}')
-		line = self.readline()
-		if line != 'started':
-			rc = int(line.split()[1]) if line.startswith('exit ') else -1
-			o.state = 'unsupported' if rc == 127 else 'failed'
-			o.why.append(f'our server: {line}')
+		if not self.start_our_server(o, SELF_ALPN, o.port):
 			return
 		urls = ' '.join(f'https://127.0.0.1:{o.port}/{n}' for n, _ in files)
 		self.send(f'client {o.case} {SELF_ALPN} {urls}')
 		rc, got, _ = self.read_report()
 		self.send('stop')
 		server_rc, _, _ = self.read_report()
-		if rc == 127:
-			o.state = 'unsupported'
+		if not self.client_done(o, rc, 'our client', server_rc):
 			return
-		if rc:
-			o.why.append(f'our client exited with {rc}')
-		if server_rc:
-			o.why.append(f'our server exited with {server_rc}')
 		self.check_files(o, files, got)
 
 	def peer_keylog(self, o):
