@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,18 +160,27 @@ static int psk_client_load(struct quic_creds *creds, const char *path)
 	return ret;
 }
 
+/* An IPv4 or IPv6 literal, which server_name may not carry (RFC 6066 3). */
+static bool is_ip_literal(const char *host)
+{
+	unsigned char addr[16];
+
+	return inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
+}
+
 /*
  * Client credentials for @session: a PSK from @pkey_file, or X.509 with
  * the server verified against the configured CAs and @hostname (also
- * sent as SNI). Returns 0 or a negative errno; @creds then holds what
- * quic_creds_free() releases.
+ * sent as SNI unless it is an IP address, which is then matched against
+ * the certificate's IP address names). Returns 0 or a negative errno;
+ * @creds then holds what quic_creds_free() releases.
  */
 int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 		      const char *pkey_file, const char *hostname)
 {
 	int ret, insecure;
 
-	if (hostname && *hostname &&
+	if (hostname && *hostname && !is_ip_literal(hostname) &&
 	    gnutls_server_name_set(session, GNUTLS_NAME_DNS, hostname, strlen(hostname)))
 		return -EINVAL;
 	if (pkey_file) {
