@@ -224,7 +224,7 @@ class Driver:
 		       'CERTS': self.certs, 'ADDR': '127.0.0.1', 'PORT': str(o.port),
 		       'SSLKEYLOGFILE': self.peer_keylog(o)}
 		server = self.run_peer(env, f'{o.case}-peer-server.log', wait=False)
-		time.sleep(0.5)
+		udp_bound_wait(o.port, server)
 		if server.poll() is not None:
 			o.state = 'unsupported' if server.returncode == 127 else 'failed'
 			o.why.append(f'peer server exited with {server.returncode}')
@@ -390,6 +390,18 @@ class Driver:
 				o.why.append(f'capture: no {what}')
 			else:
 				o.info.append(f'capture: {what}')
+
+
+def udp_bound_wait(port, proc, secs=10):
+	"""Wait until something binds UDP @port on the host, or @proc exits."""
+	want = f':{port:04X} '
+	end = time.monotonic() + secs
+	while time.monotonic() < end and proc.poll() is None:
+		for table in ('/proc/net/udp', '/proc/net/udp6'):
+			with open(table) as f:
+				if any(line.split()[1].endswith(want.strip()) for line in list(f)[1:]):
+					return
+		time.sleep(0.05)
 
 
 def free_udp_port():

@@ -195,11 +195,37 @@ static void cmd_client(char *args)
 	fprintf(ctrl, "end\n");
 }
 
+/* Is a UDP socket (our server's tunnel) bound to @port? */
+static bool udp_port_bound(int port)
+{
+	static const char *const tables[] = { "/proc/net/udp", "/proc/net/udp6" };
+	char line[256], want[8];
+	unsigned int i;
+	bool found = false;
+	FILE *f;
+
+	snprintf(want, sizeof(want), ":%04X ", port);
+	for (i = 0; i < ARRAY_SIZE(tables) && !found; i++) {
+		f = fopen(tables[i], "r");
+		if (!f)
+			continue;
+		/* "sl local_address rem_address ...": the local port ends field 2. */
+		while (!found && fgets(line, sizeof(line), f)) {
+			char *local = strchr(line, ':');
+
+			local = local ? strchr(local + 1, ':') : NULL;
+			found = local && !strncmp(local, want, strlen(want));
+		}
+		fclose(f);
+	}
+	return found;
+}
+
 /* "server CASE ALPN PORT": start our server; it runs until "stop". */
 static void cmd_server(char *args)
 {
 	char *tcase = strtok(args, " "), *alpn = strtok(NULL, " "), *port = strtok(NULL, " ");
-	int status;
+	int status, i;
 
 	if (!tcase || !alpn || !port || server_pid > 0) {
 		fprintf(ctrl, "error bad server command\n");
@@ -207,12 +233,15 @@ static void cmd_server(char *args)
 	}
 	fresh_case();
 	server_pid = endpoint_start("server", tcase, alpn, port, NULL);
-	/* Give it a moment to bind; an unsupported case exits at once. */
-	usleep(700000);
-	if (waitpid(server_pid, &status, WNOHANG) == server_pid) {
-		server_pid = 0;
-		fprintf(ctrl, "exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-		return;
+	/* Until it has bound its port (10 s at most); an unsupported case exits. */
+	for (i = 0; i < 200 && !udp_port_bound(atoi(port)); i++) {
+		if (waitpid(server_pid, &status, WNOHANG) == server_pid) {
+			server_pid = 0;
+			fprintf(ctrl, "exit %d\n",
+				WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+			return;
+		}
+		usleep(50000);
 	}
 	fprintf(ctrl, "started\n");
 }
