@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A server offering both h3 and hq-interop must learn which one the
- * handshake agreed on. The kernel's QUIC_SOCKOPT_ALPN reports, on an
- * accepted socket, the list it inherited from the listener (it cannot be
- * set once connecting, and libquic does not expose the TLS session), so
- * the choice is read from the first stream data instead:
+ * handshake agreed on. Our libquic leaves the agreed protocol in the
+ * accepted socket's QUIC_SOCKOPT_ALPN; when the socket still reports a
+ * list (a handshake library that does not record it), the choice is read
+ * from the first stream data instead:
  *
  * - anything on a client unidirectional stream is HTTP/3 (its control
  *   and QPACK streams; hq-interop uses none);
