@@ -86,14 +86,6 @@ static void usage(FILE *f)
 "1 otherwise (each failure is listed), 2 for bad arguments.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "quic-client: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'quic-client --help'.\n");
-	return 2;
-}
-
 static int parse_args(int argc, char **argv, struct client_opts *o)
 {
 	enum { O_ALPN = 256, O_CA, O_INSECURE, O_VERSION, O_CIPHER, O_PSK, O_KEYLOG,
@@ -124,7 +116,7 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 		switch (c) {
 		case O_ALPN:
 			if (strcmp(optarg, "h3") && strcmp(optarg, "hq-interop"))
-				return bad_usage("--alpn: h3 or hq-interop, not '%s'", optarg);
+				return qt_bad_usage("--alpn: h3 or hq-interop, not '%s'", optarg);
 			o->alpn = optarg;
 			break;
 		case O_CA:
@@ -139,14 +131,14 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 			else if (!strcmp(optarg, "2"))
 				o->version = QUIC_VERSION_V2;
 			else
-				return bad_usage("--version: 1 or 2, not '%s'", optarg);
+				return qt_bad_usage("--version: 1 or 2, not '%s'", optarg);
 			break;
 		case O_CIPHER:
 			for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 				if (!strcasecmp(optarg, ciphers[i].name))
 					o->cipher = ciphers[i].type;
 			if (!o->cipher)
-				return bad_usage("--cipher: unknown cipher suite '%s'", optarg);
+				return qt_bad_usage("--cipher: unknown cipher suite '%s'", optarg);
 			break;
 		case O_PSK:
 			o->psk = optarg;
@@ -158,7 +150,7 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || v > 86400 || optarg[0] == '-')
-				return bad_usage("--timeout: seconds (0..86400), not '%s'", optarg);
+				return qt_bad_usage("--timeout: seconds (0..86400), not '%s'", optarg);
 			o->timeout = (unsigned int)v;
 			break;
 		case O_OUTPUT:
@@ -171,20 +163,20 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			return bad_usage("unknown option or missing argument: '%s'",
+			return qt_bad_usage("unknown option or missing argument: '%s'",
 					 argv[optind - 1]);
 		}
 	}
 	if (!o->output)
-		return bad_usage("%s", "--output DIR is required");
+		return qt_bad_usage("%s", "--output DIR is required");
 	if (optind == argc)
-		return bad_usage("%s", "no URL given");
+		return qt_bad_usage("%s", "no URL given");
 	if (o->ca && o->insecure)
-		return bad_usage("%s", "--ca and --insecure exclude each other");
+		return qt_bad_usage("%s", "--ca and --insecure exclude each other");
 	if (o->ca && access(o->ca, R_OK))
-		return bad_usage("--ca: cannot read '%s'", o->ca);
+		return qt_bad_usage("--ca: cannot read '%s'", o->ca);
 	if (o->psk && access(o->psk, R_OK))
-		return bad_usage("--psk: cannot read '%s'", o->psk);
+		return qt_bad_usage("--psk: cannot read '%s'", o->psk);
 	return 0;
 }
 
@@ -365,11 +357,6 @@ out:
 		qt_req_finish(&g->reqs[i], false, why);
 }
 
-static void lib_log(int level, const char *msg)
-{
-	qt_log(level <= QUIC_LOG_ERROR ? QT_LOG_ERR : QT_LOG_DEBUG, "libquic: %s", msg);
-}
-
 int main(int argc, char **argv)
 {
 	struct group *groups = NULL;
@@ -397,11 +384,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < n && !ret; i++) {
 		if (qt_url_parse(argv[optind + i], &urls[i]) ||
 		    qt_path_basename(urls[i].path, names[i], sizeof(names[i])))
-			ret = bad_usage("not a usable https URL: '%s'", argv[optind + i]);
+			ret = qt_bad_usage("not a usable https URL: '%s'", argv[optind + i]);
 		/* Two responses must not be written to one file. */
 		for (j = 0; j < i && !ret; j++)
 			if (!strcmp(names[i], names[j]))
-				ret = bad_usage("two URLs would be saved as '%s'", names[i]);
+				ret = qt_bad_usage("two URLs would be saved as '%s'", names[i]);
 	}
 	free(names);
 	if (ret) {
@@ -427,7 +414,7 @@ int main(int argc, char **argv)
 	qt_signals_init();
 	if (o.keylog)
 		setenv("SSLKEYLOGFILE", o.keylog, 1);
-	quic_set_log_func(lib_log);
+	quic_set_log_func(qt_lib_log);
 	quic_set_log_level(qt_log_level >= QT_LOG_DEBUG ? QUIC_LOG_DEBUG : QUIC_LOG_ERROR);
 	if (o.ca && quic_set_ca_file(o.ca))
 		qt_err("out of memory");

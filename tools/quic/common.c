@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include <netinet/quic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,6 +38,21 @@ void qt_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s[%d]: %s\n", qt_prog, (int)getpid(), msg);
+}
+
+/* A command-line error: the message, a pointer to --help, exit status 2. */
+int qt_bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", qt_prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", qt_prog);
+	return 2;
+}
+
+/* libquic's messages (quic_set_log_func()) through qt_log(). */
+void qt_lib_log(int level, const char *msg)
+{
+	qt_log(level <= QUIC_LOG_ERROR ? QT_LOG_ERR : QT_LOG_DEBUG, "libquic: %s", msg);
 }
 
 static void on_signal(int sig)

@@ -82,14 +82,6 @@ static void usage(FILE *f)
 "2 for bad arguments.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "quic-server: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'quic-server --help'.\n");
-	return 2;
-}
-
 /* Check the --alpn list: only names we speak, none empty. */
 static int parse_alpn(struct server_opts *o)
 {
@@ -168,30 +160,30 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 			usage(stdout);
 			exit(0);
 		default:
-			return bad_usage("unknown option or missing argument: '%s'",
+			return qt_bad_usage("unknown option or missing argument: '%s'",
 					 argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return bad_usage("unexpected argument '%s'", argv[optind]);
+		return qt_bad_usage("unexpected argument '%s'", argv[optind]);
 	if (!o->listen)
-		return bad_usage("%s", "--listen ADDR:PORT is required");
+		return qt_bad_usage("%s", "--listen ADDR:PORT is required");
 	if (!o->root)
-		return bad_usage("%s", "--root DIR is required");
+		return qt_bad_usage("%s", "--root DIR is required");
 	if (parse_alpn(o))
-		return bad_usage("--alpn: a list of h3 and hq-interop, not '%s'", o->alpn);
+		return qt_bad_usage("--alpn: a list of h3 and hq-interop, not '%s'", o->alpn);
 	if (o->psk && (o->cert || o->key))
-		return bad_usage("%s", "--psk excludes --cert and --key");
+		return qt_bad_usage("%s", "--psk excludes --cert and --key");
 	if (!o->psk && (!o->cert || !o->key))
-		return bad_usage("%s", "--cert and --key (or --psk) are required");
+		return qt_bad_usage("%s", "--cert and --key (or --psk) are required");
 	if (o->psk && access(o->psk, R_OK))
-		return bad_usage("--psk: cannot read '%s'", o->psk);
+		return qt_bad_usage("--psk: cannot read '%s'", o->psk);
 	if (o->cert && access(o->cert, R_OK))
-		return bad_usage("--cert: cannot read '%s'", o->cert);
+		return qt_bad_usage("--cert: cannot read '%s'", o->cert);
 	if (o->key && access(o->key, R_OK))
-		return bad_usage("--key: cannot read '%s'", o->key);
+		return qt_bad_usage("--key: cannot read '%s'", o->key);
 	if (o->ca && access(o->ca, R_OK))
-		return bad_usage("--ca: cannot read '%s'", o->ca);
+		return qt_bad_usage("--ca: cannot read '%s'", o->ca);
 	return 0;
 }
 
@@ -216,11 +208,6 @@ static socklen_t listen_addr(const char *s, struct sockaddr_storage *ss)
 	s6->sin6_family = AF_INET6;
 	s6->sin6_port = htons(port);
 	return sizeof(*s6);
-}
-
-static void lib_log(int level, const char *msg)
-{
-	qt_log(level <= QUIC_LOG_ERROR ? QT_LOG_ERR : QT_LOG_DEBUG, "libquic: %s", msg);
 }
 
 /* The protocol of an accepted connection: the one agreed, or a sniffer. */
@@ -424,11 +411,11 @@ int main(int argc, char **argv)
 		return ret;
 	sslen = listen_addr(o.listen, &ss);
 	if (!sslen)
-		return bad_usage("--listen: not ADDR:PORT with a numeric address: '%s'",
+		return qt_bad_usage("--listen: not ADDR:PORT with a numeric address: '%s'",
 				 o.listen);
 	rootfd = open(o.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
-		return bad_usage("--root: not a readable directory: '%s'", o.root);
+		return qt_bad_usage("--root: not a readable directory: '%s'", o.root);
 
 	if (qt_signals_init()) {
 		qt_err("sigaction: %s", strerror(errno));
@@ -442,7 +429,7 @@ int main(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	if (o.keylog)
 		setenv("SSLKEYLOGFILE", o.keylog, 1);
-	quic_set_log_func(lib_log);
+	quic_set_log_func(qt_lib_log);
 	quic_set_log_level(qt_log_level >= QT_LOG_DEBUG ? QUIC_LOG_DEBUG : QUIC_LOG_ERROR);
 	if (o.ca && quic_set_ca_file(o.ca))
 		qt_err("out of memory");
