@@ -570,6 +570,28 @@ void quic_inq_crypto_discard(struct quic_inq *inq, u8 level)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_crypto_discard);
 
 /**
+ * quic_inq_unread - bytes the application can read now
+ * @inq: the queue
+ *
+ * What recvmsg() calls would return without waiting: the unread part of
+ * every chunk in the delivery queue (in-order STREAM data, CRYPTO data,
+ * datagrams). Out-of-order data waiting for a gap to fill is not counted.
+ * This is SIOCINQ.
+ *
+ * Return: the byte count.
+ */
+u64 quic_inq_unread(const struct quic_inq *inq)
+{
+	const struct quic_inq_chunk *c;
+	u64 n = 0;
+
+	list_for_each_entry(c, &inq->readq, list)
+		n += c->len - c->read;
+	return n;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_unread);
+
+/**
  * quic_inq_dgram_recv - take one DATAGRAM frame
  * @inq: the queue
  * @d: the frame's Datagram Data (pointing into the packet; may be empty)

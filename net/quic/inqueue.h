@@ -218,6 +218,7 @@ static inline bool quic_inq_readable(const struct quic_inq *inq)
 }
 
 void quic_inq_init(struct quic_inq *inq);
+u64 quic_inq_unread(const struct quic_inq *inq);
 void quic_inq_free(struct quic_inq *inq);
 void quic_inq_set_max_data(struct quic_inq *inq, u64 max_data);
 void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf);

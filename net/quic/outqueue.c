@@ -421,6 +421,32 @@ int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, g
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_datagram_append);
 
+/**
+ * quic_outq_unsent - STREAM and DATAGRAM bytes never sent yet
+ * @outq: the queue
+ *
+ * New data still waiting in the streams' queues (for the congestion
+ * window, flow control or the pacer) plus queued datagrams; bytes sent
+ * once and awaiting acknowledgment, or waiting for retransmission, are not
+ * counted. This is SIOCOUTQNSD; quic_outq_wmem() (SIOCOUTQ) counts both.
+ *
+ * Return: the byte count.
+ */
+u64 quic_outq_unsent(const struct quic_outq *outq)
+{
+	const struct quic_outq_stream *os;
+	const struct quic_outq_frame *fr;
+	u64 n = 0;
+
+	list_for_each_entry(os, &outq->streams_list, node)
+		list_for_each_entry(fr, &os->pending, list)
+			n += fr->len;
+	list_for_each_entry(fr, &outq->datagrams, list)
+		n += fr->len;
+	return n;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_unsent);
+
 static void quic_outq_purge_list(struct quic_outq *outq, struct list_head *head,
 				 struct quic_outq_stream *os)
 {

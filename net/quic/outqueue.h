@@ -303,6 +303,7 @@ int quic_outq_crypto_append(struct quic_outq *outq, u8 level, const u8 *data, u3
 int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const u8 *data,
 			    u32 len, bool fin, gfp_t gfp);
 int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, gfp_t gfp);
+u64 quic_outq_unsent(const struct quic_outq *outq);
 void quic_outq_stream_purge(struct quic_outq *outq, struct quic_stream *s);
 bool quic_outq_has_data(const struct quic_outq *outq, u8 level);
 

@@ -727,6 +727,7 @@ const struct proto_ops quicv6_proto_ops = {
 	.disconnect		= quic_disconnect,		\
 	.sendmsg		= quic_sendmsg,			\
 	.recvmsg		= quic_recvmsg,			\
+	.ioctl			= quic_ioctl,			\
 	.backlog_rcv		= quic_rcv_backlog,		\
 	.accept			= quic_conn_accept,		\
 	.hash			= quic_conn_hash,		\

@@ -18,7 +18,9 @@
  * SO_RCVTIMEO, and signals.
  */
 
+#include <asm/ioctls.h>
 #include <linux/fs.h>
+#include <linux/sockios.h>
 #include <linux/sched/signal.h>
 #include <net/sock.h>
 
@@ -592,4 +594,38 @@ __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	}
 	return mask;
+}
+
+/**
+ * quic_ioctl - queue sizes for ioctl(), as TCP reports them
+ * @sk: the socket, not locked
+ * @cmd: SIOCINQ (bytes recvmsg() can return now), SIOCOUTQ (stream and
+ *	datagram bytes held for sending: not yet sent or not yet
+ *	acknowledged) or SIOCOUTQNSD (of those, the ones never sent)
+ * @karg: out: the count, capped at INT_MAX
+ *
+ * Context: process context; takes the socket lock.
+ * Return: 0, -EINVAL on a listening socket, -ENOIOCTLCMD for any other
+ * command (the family's ioctl() then answers).
+ */
+int quic_ioctl(struct sock *sk, int cmd, int *karg)
+{
+	u64 n;
+
+	if (cmd != SIOCINQ && cmd != SIOCOUTQ && cmd != SIOCOUTQNSD)
+		return -ENOIOCTLCMD;
+	lock_sock(sk);
+	if (quic_is_listen(sk)) {
+		release_sock(sk);
+		return -EINVAL;
+	}
+	if (cmd == SIOCINQ)
+		n = quic_inq_unread(quic_inq(sk));
+	else if (cmd == SIOCOUTQ)
+		n = quic_outq_wmem(quic_outq(sk));
+	else
+		n = quic_outq_unsent(quic_outq(sk));
+	release_sock(sk);
+	*karg = min_t(u64, n, INT_MAX);
+	return 0;
 }

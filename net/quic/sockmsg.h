@@ -23,6 +23,7 @@ struct sock;
 int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len);
 int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int *addr_len);
 __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait);
+int quic_ioctl(struct sock *sk, int cmd, int *karg);
 
 int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen);
 bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);

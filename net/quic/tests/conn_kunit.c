@@ -13,9 +13,11 @@
  */
 
 #include <crypto/internal/aead.h>
+#include <asm/ioctls.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/sockios.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
@@ -1107,6 +1109,57 @@ static void conn_tls_alert_in_the_handshake_is_a_crypto_error(struct kunit *test
 	KUNIT_EXPECT_FALSE(test, quic_sk(client->sk)->close.seen.app);
 }
 
+static int conn_ioctl(struct socket *sock, int cmd)
+{
+	int n = -1, err;
+
+	err = sock->sk->sk_prot->ioctl(sock->sk, cmd, &n);
+	return err ? err : n;
+}
+
+/* Poll @sock's ioctl @cmd until it reads @want (2 s at most); returns the last value. */
+static int conn_ioctl_until(struct socket *sock, int cmd, int want)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 100; i++) {
+		n = conn_ioctl(sock, cmd);
+		if (n == want)
+			break;
+		msleep(20);
+	}
+	return n;
+}
+
+/* SIOCINQ counts what recvmsg() returns now; SIOCOUTQ what is held for
+ * sending until acknowledged, SIOCOUTQNSD what was never sent. A listener
+ * has neither queue: -EINVAL, as TCP answers.
+ */
+static void conn_ioctl_reports_the_queues(struct kunit *test)
+{
+	const size_t len = 3000;
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 *up, buf[1000];
+
+	conn_handshake(test, &conn_cases[0], 63030, &p);
+	up = conn_pattern(test, len, 5);
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.lsock, SIOCINQ), -EINVAL);
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.lsock, SIOCOUTQ), -EINVAL);
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.client, SIOCATMARK), -ENOIOCTLCMD);
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.server, SIOCINQ), 0);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, up, len), len);
+	KUNIT_EXPECT_EQ(test, conn_ioctl_until(p.server, SIOCINQ, len), len);
+	KUNIT_ASSERT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), sizeof(buf));
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.server, SIOCINQ), len - sizeof(buf));
+
+	/* All of it arrived, so none is unsent; the ACK empties the queue. */
+	KUNIT_EXPECT_EQ(test, conn_ioctl(p.client, SIOCOUTQNSD), 0);
+	KUNIT_EXPECT_EQ(test, conn_ioctl_until(p.client, SIOCOUTQ, 0), 0);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -1122,6 +1175,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
 	KUNIT_CASE(conn_close_reaches_the_peer),
+	KUNIT_CASE(conn_ioctl_reports_the_queues),
 	KUNIT_CASE_SLOW(conn_survives_lost_client_initial),
 	KUNIT_CASE_SLOW(conn_survives_lost_server_handshake_flight),
 	KUNIT_CASE_SLOW(conn_survives_burst_of_lost_1rtt_packets),

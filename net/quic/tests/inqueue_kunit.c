@@ -357,6 +357,28 @@ static void inqueue_partial_read_keeps_rest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
 }
 
+/* SIOCINQ: only bytes a read returns now; data beyond a gap waits. */
+static void inqueue_unread_counts_only_deliverable_bytes(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 1000);
+	struct quic_inq *inq = inq_new(test, 10000);
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+	u8 v = 9;
+
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 20, 10, false), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_unread(inq), 0ULL);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 0, 10, false), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_unread(inq), 10ULL);
+	KUNIT_ASSERT_EQ(test, quic_inq_read_buf(inq, t, buf, 4, &ri), 4);
+	KUNIT_EXPECT_EQ(test, quic_inq_unread(inq), 6ULL);
+	KUNIT_ASSERT_EQ(test, dgram_frame(inq, &v, 1), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_unread(inq), 7ULL);
+	/* The gap fills: the held segment becomes readable too. */
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 10, 10, false), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_unread(inq), 27ULL);
+}
+
 static void inqueue_messages_follow_order_streams_became_readable(struct kunit *test)
 {
 	struct quic_stream_table *t = table_new(test, 1000);
@@ -684,6 +706,7 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_final_size_change_is_final_size_error),
 	KUNIT_CASE(inqueue_rcvbuf_limit_refuses_with_enobufs),
 	KUNIT_CASE(inqueue_partial_read_keeps_rest),
+	KUNIT_CASE(inqueue_unread_counts_only_deliverable_bytes),
 	KUNIT_CASE(inqueue_messages_follow_order_streams_became_readable),
 	KUNIT_CASE(inqueue_max_stream_data_update_after_half_window),
 	KUNIT_CASE(inqueue_max_data_update_after_half_window),

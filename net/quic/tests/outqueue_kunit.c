@@ -202,6 +202,28 @@ static void oq_expect_stream(struct kunit *test, struct oq_env *e, s64 id, u64 o
 	KUNIT_EXPECT_MEMEQ(test, f->data.data, e->data + offset, len);
 }
 
+/* SIOCOUTQNSD counts new data only; SIOCOUTQ holds it until acknowledged. */
+static void outqueue_unsent_excludes_sent_data_and_counts_datagrams(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 100, false,
+						      GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 100ULL);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 100ULL);
+
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 0ULL);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 100ULL);
+
+	KUNIT_ASSERT_EQ(test, quic_outq_datagram_append(&e->outq, e->data, 20, GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 20ULL);
+
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 20000), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 20ULL);
+}
+
 static void outqueue_ack_of_never_sent_packet_is_refused(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -966,6 +988,7 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 
 static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
+	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
 	KUNIT_CASE(outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting),
 	KUNIT_CASE(outqueue_packet_threshold_loss_requeues_same_stream_bytes),
 	KUNIT_CASE(outqueue_time_threshold_loss_sets_and_fires_loss_time),

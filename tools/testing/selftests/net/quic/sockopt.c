@@ -30,15 +30,22 @@
  *   (TRANSPORT_PARAM_EXT). Secrets are never read back (get is EOPNOTSUPP);
  *   getting TRANSPORT_PARAM_EXT is EINVAL until connect().
  * The negative set length is refused by the socket layer itself (EINVAL).
+ *
+ * ioctl() SIOCINQ, SIOCOUTQ and SIOCOUTQNSD read 0 on a new socket (no
+ * queue holds anything), EFAULT into an unmapped int, and EINVAL on a
+ * listening socket, as TCP answers.
  */
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <linux/quic.h>
+#include <linux/sockios.h>
 
 #include "ktap.h"
 
@@ -408,14 +415,55 @@ static void kind(int family, int type, const char *name)
 	ktap_subtest_end(name);
 }
 
+static void queue_ioctls(int family, int type, const char *name)
+{
+	static const struct { unsigned long cmd; const char *name; } cmds[] = {
+		{ SIOCINQ, "SIOCINQ" }, { SIOCOUTQ, "SIOCOUTQ" }, { SIOCOUTQNSD, "SIOCOUTQNSD" },
+	};
+	struct sockaddr_storage ss = { .ss_family = family };
+	unsigned int i;
+	int fd, lfd, n, ret;
+
+	ktap_subtest_begin(name);
+	ktap_plan(ARRAY_SIZE(cmds) * 3);
+	fd = socket(family, type, IPPROTO_QUIC);
+	lfd = socket(family, type, IPPROTO_QUIC);
+	if (family == AF_INET)
+		inet_pton(AF_INET, "127.0.0.1", &((struct sockaddr_in *)&ss)->sin_addr);
+	else
+		inet_pton(AF_INET6, "::1", &((struct sockaddr_in6 *)&ss)->sin6_addr);
+	if (fd < 0 || lfd < 0 ||
+	    bind(lfd, (struct sockaddr *)&ss, family == AF_INET ? sizeof(struct sockaddr_in) :
+							       sizeof(struct sockaddr_in6)) ||
+	    listen(lfd, 1))
+		ktap_diag("socket/bind/listen: %s", errno_name(errno));
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		n = -1;
+		ret = ioctl(fd, cmds[i].cmd, &n);
+		ktap_result(ret == 0 && n == 0, "%s on a new socket reads 0 (%d, %d)",
+			    cmds[i].name, ret, n);
+		ret = ioctl(fd, cmds[i].cmd, unmapped);
+		ktap_expect_errno(ret, errno, EFAULT, "%s into an unmapped int: EFAULT",
+				  cmds[i].name);
+		ret = ioctl(lfd, cmds[i].cmd, &n);
+		ktap_expect_errno(ret, errno, EINVAL, "%s on a listening socket: EINVAL",
+				  cmds[i].name);
+	}
+	close(fd);
+	close(lfd);
+	ktap_subtest_end(name);
+}
+
 int main(void)
 {
 	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (unmapped == MAP_FAILED)
 		return 1;
 
-	ktap_plan(2);
+	ktap_plan(4);
 	kind(AF_INET, SOCK_STREAM, "AF_INET SOCK_STREAM");
 	kind(AF_INET6, SOCK_DGRAM, "AF_INET6 SOCK_DGRAM");
+	queue_ioctls(AF_INET, SOCK_STREAM, "ioctl AF_INET");
+	queue_ioctls(AF_INET6, SOCK_DGRAM, "ioctl AF_INET6");
 	return ktap_finish();
 }
