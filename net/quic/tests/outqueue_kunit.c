@@ -224,6 +224,26 @@ static void outqueue_unsent_excludes_sent_data_and_counts_datagrams(struct kunit
 	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 20ULL);
 }
 
+/* RFC 9002 Section 6.2.2.1: a server blocked by the amplification limit
+ * arms no PTO; once the limit is lifted the timer must come back, or data
+ * lost afterwards would never be repaired.
+ */
+static void outqueue_pto_held_back_only_while_amplification_limited(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level;
+
+	/* No PTO in the application space before confirmation (Section 6.2.1). */
+	quic_outq_set_confirmed(&e->outq);
+	oq_send_data(test, e, s, 0, 100, OQ_T0);
+	KUNIT_EXPECT_GT(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+	quic_outq_set_amp_limited(&e->outq, true);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+	quic_outq_set_amp_limited(&e->outq, false);
+	KUNIT_EXPECT_GT(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), 0ULL);
+}
+
 static void outqueue_ack_of_never_sent_packet_is_refused(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -989,6 +1009,7 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
+	KUNIT_CASE(outqueue_pto_held_back_only_while_amplification_limited),
 	KUNIT_CASE(outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting),
 	KUNIT_CASE(outqueue_packet_threshold_loss_requeues_same_stream_bytes),
 	KUNIT_CASE(outqueue_time_threshold_loss_sets_and_fires_loss_time),
