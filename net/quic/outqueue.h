@@ -267,9 +267,14 @@ static inline void quic_outq_set_hs_keys(struct quic_outq *outq)
 	outq->hs_keys = 1;
 }
 
+/* The address is validated (a server: its client's; RFC 9002 Appendix
+ * A.6): the amplification limit, and the PTO it held back (Section
+ * 6.2.2.1), are gone for good.
+ */
 static inline void quic_outq_set_peer_validated(struct quic_outq *outq)
 {
 	outq->peer_validated = 1;
+	outq->amp_limited = 0;
 }
 
 static inline void quic_outq_set_confirmed(struct quic_outq *outq)

@@ -302,10 +302,6 @@ static void quic_rcv_packet_done(struct sock *sk, struct quic_rcv_pkt *rp)
 		if (!paths->validated) {
 			quic_path_set_validated(paths, true);
 			quic_outq_set_peer_validated(quic_outq(sk));
-			/* RFC 9002 Section 6.2.2.1: the PTO held back by the
-			 * amplification limit is armed again.
-			 */
-			quic_outq_set_amp_limited(quic_outq(sk), false);
 		}
 		quic_conn_discard_level(sk, QUIC_CRYPTO_INITIAL);
 	}

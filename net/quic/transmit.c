@@ -240,11 +240,6 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 		quic_outq_set_amp_limited(quic_outq(sk), room < QUIC_MIN_UDP_PAYLOAD);
 		if (room < QUIC_MIN_UDP_PAYLOAD)
 			return 0;
-	} else {
-		/* A limit that was hit before validation must not keep the
-		 * loss and PTO timers off for the rest of the connection.
-		 */
-		quic_outq_set_amp_limited(quic_outq(sk), false);
 	}
 
 	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
