@@ -75,6 +75,7 @@ static pid_t endpoint_start(const char *role, const char *tcase, const char *alp
 			    const char *port, const char *requests)
 {
 	pid_t pid = fork();
+	int fd;
 
 	if (pid)
 		return pid;
@@ -90,8 +91,12 @@ static pid_t endpoint_start(const char *role, const char *tcase, const char *alp
 	if (requests)
 		setenv("REQUESTS", requests, 1);
 	/* The console shows what the endpoint printed, the KTAP stream does not. */
-	dup2(open("/dev/console", O_WRONLY), STDOUT_FILENO);
-	dup2(STDOUT_FILENO, STDERR_FILENO);
+	fd = open("/dev/console", O_WRONLY);
+	if (fd > STDERR_FILENO) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
 	execl("/bin/sh", "sh", ENDPOINT, (char *)NULL);
 	_exit(126);
 }
