@@ -19,6 +19,7 @@
 #include <net/sock.h>
 
 #include "connection.h"
+#include "event.h"
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
@@ -40,7 +41,17 @@ static void quic_conn_stream_acked(struct quic_outq *outq, struct quic_stream *s
 {
 	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
 
+	/* Data Recvd or Reset Recvd: report it before the stream may go. */
+	quic_event_stream_part(&qs->inet.sk, s, true);
 	quic_msg_stream_done(&qs->inet.sk, s);
+}
+
+/* The sending part of @s moved to Send or Data Sent (outqueue callback). */
+static void quic_conn_stream_sent(struct quic_outq *outq, struct quic_stream *s)
+{
+	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
+
+	quic_event_stream_part(&qs->inet.sk, s, true);
 }
 
 /* A PLPMTUD probe was acknowledged or lost (outqueue callback, socket owned). */
@@ -49,6 +60,111 @@ static void quic_conn_probe_done(struct quic_outq *outq, s64 pn, bool acked)
 	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
 
 	quic_xmit_pmtu_done(&qs->inet.sk, pn, acked);
+}
+
+/*
+ * RFC 9001 Section 6: key update.
+ *
+ * The crypto layer keeps, per direction, the current keys and one other
+ * slot: the next generation, ready before it is needed so that following a
+ * peer's update never costs a derivation on the receive path, or, after an
+ * update, the previous receive keys for packets still in flight (Section
+ * 6.5). Rekeying a slot may sleep (AEAD setkey), so it runs here, in a
+ * work item: right away for the send side after a local update, and three
+ * PTOs after an update completed on the receive side, when the previous
+ * keys are no longer needed. The work holds a socket reference; after
+ * close() it finds the keys gone and does nothing.
+ */
+static void quic_conn_key_work(struct work_struct *work)
+{
+	struct quic_sock *qs = container_of(to_delayed_work(work), struct quic_sock, key_work);
+	struct sock *sk = &qs->inet.sk;
+
+	lock_sock(sk);
+	if (quic_is_established(sk) &&
+	    quic_crypto_prepare_next_keys(quic_crypto(sk, QUIC_CRYPTO_APP)))
+		net_warn_ratelimited("quic: next 1-RTT keys not derived; key updates refused\n");
+	release_sock(sk);
+	sock_put(sk);
+}
+
+static void quic_conn_key_work_arm(struct sock *sk, u64 delay_us)
+{
+	sock_hold(sk);
+	if (!queue_delayed_work(system_wq, &quic_sk(sk)->key_work, usecs_to_jiffies(delay_us)))
+		sock_put(sk);	/* pending already: it prepares whatever is due */
+}
+
+/**
+ * quic_conn_key_update - QUIC_SOCKOPT_KEY_UPDATE: start a key update
+ * @sk: the socket, owned by the caller (process context)
+ *
+ * RFC 9001 Section 6.1: allowed once the handshake is confirmed and a
+ * packet sent with the current keys was acknowledged. The packets that
+ * follow carry the other Key Phase; a PING goes out at once so the peer
+ * learns of the update even when no data is waiting.
+ *
+ * Return: 0; -ENOTCONN before the connection is established; -EAGAIN
+ * while an update is not allowed yet (handshake not confirmed, the last
+ * update not acknowledged, or the next keys not prepared yet).
+ */
+int quic_conn_key_update(struct sock *sk)
+{
+	struct quic_crypto *crypto = quic_crypto(sk, QUIC_CRYPTO_APP);
+	struct quic_frame ping = { .type = QUIC_FRAME_PING };
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!quic_is_established(sk))
+		return -ENOTCONN;
+	if (!quic_outq(sk)->confirmed)
+		return -EAGAIN;
+	err = quic_crypto_key_update(crypto);
+	if (err)
+		return err == -EINVAL ? -ENOTCONN : -EAGAIN;
+	/* The send side's old keys are never needed again: rekey now. */
+	if (quic_crypto_prepare_next_keys(crypto))
+		quic_conn_key_work_arm(sk, 0);
+	if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_KERNEL))
+		quic_xmit(sk);
+	return 0;
+}
+
+/**
+ * quic_conn_key_updated - a packet of the next key phase authenticated
+ * @sk: the socket, owned by the caller (softirq or process context)
+ * @phase: the Key Phase now in use in both directions
+ *
+ * The update, ours or the peer's, is complete on the receive side: the
+ * application is told (QUIC_EVENT_KEY_UPDATE) and the previous receive
+ * keys are replaced by the next generation three PTOs later.
+ */
+void quic_conn_key_updated(struct sock *sk, u8 phase)
+{
+	sock_owned_by_me(sk);
+	quic_event_key_update(sk, phase);
+	quic_conn_key_work_arm(sk, 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP));
+}
+
+/**
+ * quic_conn_key_check_limit - update the keys before they wear out
+ * @sk: the socket, owned by the caller (softirq or process context)
+ *
+ * RFC 9001 Section 6.6: a key may protect only so many packets (2^23 for
+ * AES-GCM). Once three quarters of the limit are used, an update is
+ * started whenever one is allowed, so the limit itself is never reached
+ * on a connection whose peer acknowledges.
+ */
+void quic_conn_key_check_limit(struct sock *sk)
+{
+	struct quic_crypto *crypto = quic_crypto(sk, QUIC_CRYPTO_APP);
+	u64 limit = quic_crypto_confidentiality_limit(crypto);
+
+	if (limit == U64_MAX || crypto->tx_count < limit - limit / 4)
+		return;
+	if (!quic_outq(sk)->confirmed || quic_crypto_key_update(crypto))
+		return;
+	quic_conn_key_work_arm(sk, 0);
 }
 
 /**
@@ -75,8 +191,10 @@ int quic_conn_init(struct sock *sk)
 	qs->send_stream_id = -1;
 	quic_outq_init(&qs->outq, qs->space, &qs->cong, &qs->streams, false);
 	qs->outq.stream_acked = quic_conn_stream_acked;
+	qs->outq.stream_sent = quic_conn_stream_sent;
 	qs->outq.probe_done = quic_conn_probe_done;
 	quic_inq_init(&qs->inq);
+	INIT_DELAYED_WORK(&qs->key_work, quic_conn_key_work);
 	quic_timer_init(sk, &qs->timers, &quic_xmit_timer_ops);
 
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {

@@ -80,6 +80,9 @@ void quic_conn_closed(struct sock *sk, int err);
 void quic_conn_discard_level(struct sock *sk, u8 level);
 void quic_conn_confirmed(struct sock *sk);
 void quic_conn_idle_restart(struct sock *sk);
+int quic_conn_key_update(struct sock *sk);
+void quic_conn_key_updated(struct sock *sk, u8 phase);
+void quic_conn_key_check_limit(struct sock *sk);
 
 struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local);
 struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,

@@ -60,6 +60,8 @@ static void quic_inq_chunk_free(struct quic_inq *inq, struct quic_inq_chunk *c)
 	inq->rmem -= quic_inq_truesize(c->len);
 	if (c->type == QUIC_INQ_DATAGRAM)
 		inq->dgrams--;
+	else if (c->type == QUIC_INQ_EVENT)
+		inq->events--;
 	kfree(c);
 }
 
@@ -139,7 +141,7 @@ void quic_inq_free(struct quic_inq *inq)
 			quic_inq_stream_free(inq, st);
 	for (level = 0; level < QUIC_CRYPTO_MAX; level++)
 		quic_inq_reasm_purge(inq, &inq->crypto[level]);
-	WARN_ON_ONCE(inq->rmem || inq->dgrams);
+	WARN_ON_ONCE(inq->rmem || inq->dgrams || inq->events);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_free);
 
@@ -623,6 +625,51 @@ int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, g
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_dgram_recv);
 
+/**
+ * quic_inq_event_recv - queue a notification for recvmsg()
+ * @inq: the queue
+ * @type: QUIC_EVENT_* (1..QUIC_EVENT_MAX)
+ * @payload: the event's structure from the uapi header (its variable part
+ *	included, e.g. a close phrase or a token), may be NULL when @len is 0
+ * @len: bytes at @payload
+ * @gfp: allocation flags
+ *
+ * The message recvmsg() returns with MSG_NOTIFICATION is one byte holding
+ * @type followed by @payload. Notifications overtake data: each is queued
+ * after the notifications already waiting and ahead of every data chunk,
+ * so that the application learns of a reset or a close before it reads on
+ * (a chunk read in part keeps its place behind them). Like DATAGRAM frames
+ * they are charged to the receive buffer; past %QUIC_INQ_EVENT_MAX queued
+ * ones, a full buffer, or a failed allocation, the new one is dropped and
+ * counted in quic_inq_event_drops().
+ *
+ * Return: 0 when queued, -ENOBUFS when dropped, -EINVAL for a bad type.
+ */
+int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 len,
+			gfp_t gfp)
+{
+	struct quic_inq_chunk *c = NULL, *pos;
+
+	if (!type || type > QUIC_EVENT_MAX || len > U16_MAX)
+		return -EINVAL;
+	if (inq->events < QUIC_INQ_EVENT_MAX && quic_inq_fits(inq, quic_inq_truesize(1 + len)))
+		c = quic_inq_chunk_new(inq, QUIC_INQ_EVENT, 1 + len, gfp);
+	if (!c) {
+		inq->event_drops++;
+		return -ENOBUFS;
+	}
+	c->data[0] = type;
+	if (len)
+		memcpy(c->data + 1, payload, len);
+	list_for_each_entry(pos, &inq->readq, list)
+		if (pos->type != QUIC_INQ_EVENT)
+			break;
+	list_add_tail(&c->list, &pos->list);
+	inq->events++;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_event_recv);
+
 /* @c continues the message described by @ri. */
 static bool quic_inq_same_msg(const struct quic_inq_chunk *c, const struct quic_inq_rinfo *ri)
 {
@@ -633,7 +680,8 @@ static bool quic_inq_same_msg(const struct quic_inq_chunk *c, const struct quic_
 	return c->level == ri->level;
 }
 
-static int quic_inq_read_dgram(struct quic_inq *inq, struct quic_inq_chunk *c,
+/* A DATAGRAM or an event: one whole message, truncated to @to. */
+static int quic_inq_read_whole(struct quic_inq *inq, struct quic_inq_chunk *c,
 			       struct iov_iter *to, struct quic_inq_rinfo *ri)
 {
 	size_t want = min_t(size_t, c->len, iov_iter_count(to));
@@ -678,7 +726,8 @@ static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_ta
  *
  * One call returns one message: bytes of one stream (stopping after its
  * last byte, @ri->fin then set), bytes of one CRYPTO level, or one whole
- * DATAGRAM (its rest discarded, @ri->trunc set, when @to is too short).
+ * DATAGRAM or notification (its rest discarded, @ri->trunc set, when @to
+ * is too short).
  * Stream and CRYPTO chunks read in part keep the rest for the next call.
  * Stream bytes read are passed to quic_stream_recv_consume(), which may
  * make MAX_STREAM_DATA due, and to the connection window, which may make
@@ -702,8 +751,8 @@ int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_
 	ri->type = first->type;
 	ri->level = first->level;
 	ri->stream_id = first->id;
-	if (first->type == QUIC_INQ_DATAGRAM)
-		return quic_inq_read_dgram(inq, first, to, ri);
+	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT)
+		return quic_inq_read_whole(inq, first, to, ri);
 
 	list_for_each_entry_safe(c, tmp, &inq->readq, list) {
 		if (!quic_inq_same_msg(c, ri))

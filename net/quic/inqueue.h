@@ -47,11 +47,15 @@
 /* DATAGRAM frames held before new ones are dropped (RFC 9221 Section 5.3). */
 #define QUIC_INQ_DGRAM_MAX		64
 
+/* Notifications held before new ones are dropped (and counted). */
+#define QUIC_INQ_EVENT_MAX		256
+
 /* What a chunk of the delivery queue carries. */
 enum quic_inq_type {
 	QUIC_INQ_STREAM,
 	QUIC_INQ_CRYPTO,
 	QUIC_INQ_DATAGRAM,
+	QUIC_INQ_EVENT,
 };
 
 /**
@@ -119,6 +123,8 @@ struct quic_inq_stream {
  * @dgrams: DATAGRAM chunks in @readq
  * @dgram_max: limit on @dgrams
  * @dgram_drops: DATAGRAM frames dropped because the queue was full
+ * @events: EVENT chunks in @readq (they sit at its head, oldest first)
+ * @event_drops: notifications dropped because the queue was full
  */
 struct quic_inq {
 	struct list_head readq;
@@ -134,6 +140,8 @@ struct quic_inq {
 	u32 dgrams;
 	u32 dgram_max;
 	u64 dgram_drops;
+	u32 events;
+	u64 event_drops;
 };
 
 /**
@@ -142,7 +150,7 @@ struct quic_inq {
  * @level: CRYPTO: encryption level, for a QUIC_HANDSHAKE_INFO cmsg
  * @stream_id: STREAM: stream ID, for a QUIC_STREAM_INFO cmsg
  * @fin: STREAM: the last byte of the stream was read (MSG_STREAM_FIN)
- * @trunc: DATAGRAM: the datagram did not fit and its rest was discarded
+ * @trunc: DATAGRAM or EVENT: the message did not fit and its rest was discarded
  * @stream_update: STREAM: send MAX_STREAM_DATA for @stream_id with @max_stream_data
  * @conn_update: send MAX_DATA with @max_data
  * @max_stream_data: new stream limit, valid with @stream_update
@@ -207,6 +215,18 @@ static inline u64 quic_inq_dgram_drops(const struct quic_inq *inq)
 }
 
 /**
+ * quic_inq_event_drops - notifications dropped so far
+ * @inq: the queue
+ *
+ * Return: the number of events refused because %QUIC_INQ_EVENT_MAX were
+ * queued or the receive buffer was full.
+ */
+static inline u64 quic_inq_event_drops(const struct quic_inq *inq)
+{
+	return inq->event_drops;
+}
+
+/**
  * quic_inq_readable - whether recvmsg() would find something
  * @inq: the queue
  *
@@ -235,6 +255,9 @@ u64 quic_inq_crypto_offset(const struct quic_inq *inq, u8 level);
 void quic_inq_crypto_discard(struct quic_inq *inq, u8 level);
 
 int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, gfp_t gfp);
+
+int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 len,
+			gfp_t gfp);
 
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri);

@@ -725,6 +725,7 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
 	struct quic_outq_frame *fr, *part;
 	u64 credit;
 	bool fin;
+	u8 state;
 	u32 n;
 
 	fr = list_first_entry(&os->pending, struct quic_outq_frame, list);
@@ -746,7 +747,10 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
 	if (!part)
 		return false;
 	/* Within the credit and in Ready or Send: this cannot fail. */
+	state = os->stream->send.state;
 	WARN_ON_ONCE(quic_stream_send_data(os->stream, n, fin));
+	if (os->stream->send.state != state && outq->stream_sent)
+		outq->stream_sent(outq, os->stream);
 	part->fresh = 0;
 	part->fin = fin;
 	outq->data_sent += n;
@@ -1052,7 +1056,8 @@ void quic_outq_frame_acked(struct quic_outq *outq, struct quic_outq_frame *fr)
  * STOP_SENDING, NEW_CONNECTION_ID, RETIRE_CONNECTION_ID, NEW_TOKEN and
  * HANDSHAKE_DONE are sent again as they were. MAX_DATA, MAX_STREAM_DATA
  * and MAX_STREAMS are sent again with the current value (MAX_STREAM_DATA
- * not once the receiving part left Recv). The blocked frames are sent
+ * not once the receiving part left Recv, STOP_SENDING not once all its data
+ * arrived or it was reset). The blocked frames are sent
  * again, with the current limit, only while still blocked.
  */
 void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
@@ -1097,6 +1102,12 @@ void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
 	case QUIC_FRAME_RESET_STREAM:
 		s = quic_stream_find(t, fr->f.reset.id);
 		keep = s && s->send.state == QUIC_STREAM_SEND_STATE_RESET_SENT;
+		break;
+	case QUIC_FRAME_STOP_SENDING:
+		/* Until the receiving part is in Data Recvd or Reset Recvd. */
+		s = quic_stream_find(t, fr->f.reset.id);
+		keep = s && (s->recv.state == QUIC_STREAM_RECV_STATE_RECV ||
+			     s->recv.state == QUIC_STREAM_RECV_STATE_SIZE_KNOWN);
 		break;
 	default:
 		break;

@@ -26,10 +26,12 @@
 #include <net/udp.h>
 
 #include "connection.h"
+#include "event.h"
 #include "frame.h"
 #include "packet.h"
 #include "receive.h"
 #include "socket.h"
+#include "sockmsg.h"
 #include "transmit.h"
 
 /* What the frames of one packet found. */
@@ -81,12 +83,14 @@ static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct q
 
 static int quic_rcv_stream(struct sock *sk, const struct quic_frame *f)
 {
+	struct quic_event_stream_snap snap;
 	struct quic_stream *s;
 	int err;
 
 	s = quic_stream_recv_get(quic_streams(sk), f->data.id, GFP_ATOMIC);
 	if (IS_ERR(s))
 		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	quic_event_stream_snap(s, &snap);
 	err = quic_inq_stream_recv(quic_inq(sk), s, &f->data, f->type & QUIC_STREAM_BIT_FIN,
 				   GFP_ATOMIC);
 	if (err == -ENOBUFS) {
@@ -94,35 +98,59 @@ static int quic_rcv_stream(struct sock *sk, const struct quic_frame *f)
 		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_RCVBUFDROP);
 		return -ENOBUFS;
 	}
+	if (!err)
+		quic_event_stream_changed(sk, s, &snap);
 	return err;
 }
 
+/*
+ * RFC 9000 Section 3.2: the data of a reset stream is dropped and the
+ * application is told, with a STREAM_UPDATE notification in Reset Recvd
+ * when it asked for them; that is its "App Read Reset" (Reset Read), after
+ * which a stream whose sending part is done too is released. The credit
+ * the reset hands back may make a MAX_DATA due.
+ */
 static int quic_rcv_reset_stream(struct sock *sk, const struct quic_frame *f)
 {
+	struct quic_frame md = { .type = QUIC_FRAME_MAX_DATA };
+	struct quic_event_stream_snap snap;
 	struct quic_stream *s;
+	int ret;
 
 	s = quic_stream_recv_get(quic_streams(sk), f->reset.id, GFP_ATOMIC);
 	if (IS_ERR(s))
 		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
-	return quic_inq_stream_reset(quic_inq(sk), s, f->reset.final_size, f->reset.errcode);
+	quic_event_stream_snap(s, &snap);
+	ret = quic_inq_stream_reset(quic_inq(sk), s, f->reset.final_size, f->reset.errcode);
+	if (ret < 0)
+		return ret;
+	if (ret > 0) {
+		md.limit.max = quic_inq_max_data(quic_inq(sk));
+		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &md, GFP_ATOMIC);
+	}
+	if (s->recv.state != QUIC_STREAM_RECV_STATE_RESET_RECVD ||
+	    snap.recv == QUIC_STREAM_RECV_STATE_RESET_RECVD)
+		return 0;
+	quic_event_stream_changed(sk, s, &snap);
+	quic_stream_recv_set_state(s, QUIC_STREAM_RECV_STATE_RESET_READ);
+	quic_msg_stream_done(sk, s);
+	return 0;
 }
 
 /* RFC 9000 Section 3.5: STOP_SENDING is answered with RESET_STREAM. */
 static int quic_rcv_stop_sending(struct sock *sk, const struct quic_frame *f)
 {
-	struct quic_frame reset = { .type = QUIC_FRAME_RESET_STREAM };
+	struct quic_event_stream_snap snap;
 	struct quic_stream *s;
 
 	s = quic_stream_feedback_get(quic_streams(sk), f->reset.id, GFP_ATOMIC);
 	if (IS_ERR(s))
 		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
-	if (quic_stream_send_reset(s, f->reset.errcode))
+	quic_event_stream_snap(s, &snap);
+	if (quic_msg_stream_reset(sk, s, f->reset.errcode))
 		return 0;
-	quic_outq_stream_purge(quic_outq(sk), s);
-	reset.reset.id = s->id;
-	reset.reset.errcode = f->reset.errcode;
-	reset.reset.final_size = s->send.bytes;
-	return quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &reset, GFP_ATOMIC);
+	quic_event_stream_changed(sk, s, &snap);
+	return 0;
 }
 
 static int quic_rcv_max_stream_data(struct sock *sk, const struct quic_frame *f)
@@ -132,15 +160,35 @@ static int quic_rcv_max_stream_data(struct sock *sk, const struct quic_frame *f)
 	s = quic_stream_feedback_get(quic_streams(sk), f->limit.id, GFP_ATOMIC);
 	if (IS_ERR(s))
 		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
-	if (quic_outq_set_max_stream_data(quic_outq(sk), s, f->limit.max))
+	if (quic_outq_set_max_stream_data(quic_outq(sk), s, f->limit.max)) {
+		quic_event_stream_max_data(sk, s->id, f->limit.max);
 		sk->sk_write_space(sk);
+	}
+	return 0;
+}
+
+static int quic_rcv_max_streams(struct sock *sk, const struct quic_frame *f)
+{
+	bool uni = f->type == QUIC_FRAME_MAX_STREAMS_UNI;
+	int ret;
+
+	ret = quic_stream_set_local_max_streams(quic_streams(sk), uni, f->limit.max);
+	if (ret <= 0)
+		return ret;
+	quic_event_max_streams(sk, uni, f->limit.max);
+	sk->sk_write_space(sk);
 	return 0;
 }
 
 static int quic_rcv_new_token(struct sock *sk, const struct quic_frame *f)
 {
+	int err;
+
 	/* Kept for the next connection's Initial (RFC 9000 Section 8.1.3). */
-	return quic_data_dup(quic_token(sk), f->data.data, f->data.len, GFP_ATOMIC);
+	err = quic_data_dup(quic_token(sk), f->data.data, f->data.len, GFP_ATOMIC);
+	if (!err)
+		quic_event_new_token(sk, f->data.data, f->data.len);
+	return err;
 }
 
 static int quic_rcv_path_challenge(struct sock *sk, const struct quic_frame *f)
@@ -154,6 +202,7 @@ static int quic_rcv_path_challenge(struct sock *sk, const struct quic_frame *f)
 static void quic_rcv_close(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
 {
 	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_INCLOSES);
+	quic_event_close(sk, f);
 	quic_close_received(sk, f);
 	rp->closed = true;
 }
@@ -198,11 +247,7 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 		return quic_rcv_max_stream_data(sk, f);
 	case QUIC_FRAME_MAX_STREAMS_BIDI:
 	case QUIC_FRAME_MAX_STREAMS_UNI:
-		if (quic_stream_set_local_max_streams(quic_streams(sk),
-						      f->type == QUIC_FRAME_MAX_STREAMS_UNI,
-						      f->limit.max) > 0)
-			sk->sk_write_space(sk);
-		return 0;
+		return quic_rcv_max_streams(sk, f);
 	case QUIC_FRAME_NEW_CONNECTION_ID:
 		return quic_conn_id_recv_new(quic_dest(sk), f->new_cid.seqno, f->new_cid.prior_to,
 					     &f->new_cid.id, f->new_cid.token, GFP_ATOMIC);
@@ -394,6 +439,8 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		return hdr.type == QUIC_PACKET_1RTT ? 0 : hdr.len;
 	}
 	QUIC_INC_STATS(net, QUIC_MIB_PKT_DECFASTPATHS);
+	if (pkt.key_update)
+		quic_conn_key_updated(sk, pkt.key_phase);
 
 	/* RFC 9000 Section 7.2: the client switches to the Source Connection
 	 * ID of the server's first packet, which the server's transport

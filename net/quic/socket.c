@@ -3,10 +3,12 @@
  * QUIC socket: creation and destruction, memory accounting, the proto and
  * proto_ops tables, and SOL_QUIC socket option dispatch.
  *
- * Socket options that only store settings for the handshake (config,
- * transport parameters, ALPN, token, session ticket, events) work now; the
- * ones that act on a connection arrive with the data path and return
- * -EOPNOTSUPP until then (docs/socket.md lists them).
+ * Options that store settings (config, transport parameters, ALPN, token,
+ * session ticket, events), the handshake ones (secrets, encoded transport
+ * parameters), and the actions on a live connection (stream open, reset
+ * and stop sending, key update, close) are handled; connection ID and
+ * migration control return -EOPNOTSUPP until those features land
+ * (docs/socket.md has the whole matrix).
  */
 
 #include <linux/poll.h>
@@ -67,6 +69,8 @@ QUIC_CHECK_LAYOUT(struct quic_connection_close, 8);
 QUIC_CHECK_LAYOUT(union quic_event, 24);
 static_assert(QUIC_CRYPTO_MAX == 4 && QUIC_EVENT_MAX == 9 && QUIC_CONG_ALG_MAX == 2);
 static_assert(QUIC_TRANSPORT_ERROR_NO_VIABLE_PATH == 0x10);
+static_assert(QUIC_TRANSPORT_ERROR_VERSION_NEGOTIATION == 0x11);
+static_assert(MSG_QUIC_NOTIFICATION == MSG_NOTIFICATION && MSG_QUIC_STREAM_FIN == MSG_FIN);
 static_assert(QUIC_STREAM_RECV_STATE_RESET_READ == 11);
 
 /**
@@ -285,16 +289,12 @@ static void quic_release_cb(struct sock *sk)
 	quic_timer_run_deferred(quic_timers(sk));
 }
 
-/* Options that act on a connection arrive with the data path. */
+/* Options that act on a connection arrive with the features that need them. */
 static int quic_sockopt_unhandled(int optname)
 {
 	switch (optname) {
-	case QUIC_SOCKOPT_STREAM_OPEN:
-	case QUIC_SOCKOPT_STREAM_RESET:
-	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
 	case QUIC_SOCKOPT_CONNECTION_ID:
 	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
-	case QUIC_SOCKOPT_KEY_UPDATE:
 		return -EOPNOTSUPP;
 	default:
 		return -ENOPROTOOPT;
@@ -469,6 +469,19 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	case QUIC_SOCKOPT_CONNECTION_CLOSE:
 		err = quic_close_set(sk, optval, optlen);
 		break;
+	case QUIC_SOCKOPT_STREAM_RESET:
+		err = quic_msg_stream_reset_opt(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
+		err = quic_msg_stop_sending_opt(sk, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_KEY_UPDATE:
+		/* The value, if any, is not used. */
+		err = quic_conn_key_update(sk);
+		break;
+	case QUIC_SOCKOPT_STREAM_OPEN:
+		err = -EOPNOTSUPP;	/* a getsockopt() only */
+		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
 		break;
@@ -613,6 +626,10 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		break;
 	case QUIC_SOCKOPT_CRYPTO_SECRET:
 		/* Secrets go into the kernel, never out of it. */
+	case QUIC_SOCKOPT_STREAM_RESET:
+	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
+	case QUIC_SOCKOPT_KEY_UPDATE:
+		/* Actions: a setsockopt() only. */
 		err = -EOPNOTSUPP;
 		break;
 	case QUIC_SOCKOPT_TRANSPORT_PARAM_EXT:

@@ -82,6 +82,7 @@ enum quic_state {
  * @ack_now: an ACK is due without delay
  * @send_stream_id: stream of the last sendmsg() without QUIC_STREAM_INFO, or -1
  * @peer_scid: Source Connection ID of the peer's first Initial (RFC 9000 7.3)
+ * @key_work: prepares the next 1-RTT key generation after a key update
  * @peer_scid_set: @peer_scid is known
  * @remote_param_set: the peer's transport parameters were taken
  */
@@ -120,6 +121,7 @@ struct quic_sock {
 	u8				ack_now:1;
 	s64				send_stream_id;
 	struct quic_conn_id		peer_scid;
+	struct delayed_work		key_work;
 	u8				peer_scid_set:1;
 	u8				remote_param_set:1;
 };

@@ -25,6 +25,7 @@
 #include <net/sock.h>
 
 #include "connection.h"
+#include "event.h"
 #include "socket.h"
 #include "sockmsg.h"
 #include "transmit.h"
@@ -349,6 +350,134 @@ bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s)
 	return !quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
 }
 
+/**
+ * quic_msg_stream_reset - abandon the sending part of a stream
+ * @sk: the socket, owned by the caller
+ * @s: the stream
+ * @errcode: application protocol error code for the peer
+ *
+ * RFC 9000 Sections 3.1 and 19.4: the part moves to Reset Sent, the data
+ * still queued or in flight for it is forgotten (no STREAM frame is sent
+ * again once RESET_STREAM is) and a RESET_STREAM with the bytes written so
+ * far as its Final Size is queued; it is sent again until acknowledged.
+ * Softirq or process context; GFP_ATOMIC.
+ *
+ * Return: 0, -EALREADY when the part was reset or fully acknowledged
+ * already, -EINVAL for a stream without a sending part, -ENOMEM.
+ */
+int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_RESET_STREAM };
+	int err;
+
+	sock_owned_by_me(sk);
+	err = quic_stream_send_reset(s, errcode);
+	if (err)
+		return err;
+	quic_outq_stream_purge(quic_outq(sk), s);
+	f.reset.id = s->id;
+	f.reset.errcode = errcode;
+	f.reset.final_size = s->send.bytes;
+	err = quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
+	/* Room freed by the purge: a writer on another stream may go on. */
+	sk->sk_write_space(sk);
+	return err;
+}
+
+/* The stream of a QUIC_SOCKOPT_STREAM_RESET / STOP_SENDING value. */
+static struct quic_stream *quic_msg_errinfo_stream(struct sock *sk, sockptr_t optval,
+						   unsigned int optlen, bool send,
+						   struct quic_errinfo *ei)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	struct quic_stream *s;
+
+	if (optlen != sizeof(*ei))
+		return ERR_PTR(-EINVAL);
+	if (copy_from_sockptr(ei, optval, sizeof(*ei)))
+		return ERR_PTR(-EFAULT);
+	if (!quic_msg_stream_ready(sk))
+		return ERR_PTR(-ENOTCONN);
+	if (!quic_stream_id_valid(ei->stream_id) ||
+	    (send ? !quic_stream_id_send(ei->stream_id, t->is_serv) :
+		    !quic_stream_id_recv(ei->stream_id, t->is_serv)))
+		return ERR_PTR(-EINVAL);
+	s = quic_stream_find(t, ei->stream_id);
+	return s ?: ERR_PTR(-ENOENT);
+}
+
+/**
+ * quic_msg_stream_reset_opt - QUIC_SOCKOPT_STREAM_RESET
+ * @sk: the socket, owned by the caller
+ * @optval: a struct quic_errinfo: the stream and the error code
+ * @optlen: its size, exactly
+ *
+ * Resets the sending part of an open stream (quic_msg_stream_reset()).
+ *
+ * Return: 0, -EINVAL for a bad length or a stream ID we cannot send on,
+ * -EFAULT, -ENOTCONN before the connection carries stream data, -ENOENT
+ * for a stream not open (never opened, or ended and released), -EALREADY
+ * when already reset or fully acknowledged, -ENOMEM.
+ */
+int quic_msg_stream_reset_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_event_stream_snap snap;
+	struct quic_errinfo ei;
+	struct quic_stream *s;
+	int err;
+
+	sock_owned_by_me(sk);
+	s = quic_msg_errinfo_stream(sk, optval, optlen, true, &ei);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	quic_event_stream_snap(s, &snap);
+	err = quic_msg_stream_reset(sk, s, ei.errcode);
+	if (err)
+		return err;
+	quic_event_stream_changed(sk, s, &snap);
+	quic_xmit(sk);
+	return 0;
+}
+
+/**
+ * quic_msg_stop_sending_opt - QUIC_SOCKOPT_STREAM_STOP_SENDING
+ * @sk: the socket, owned by the caller
+ * @optval: a struct quic_errinfo: the stream and the error code
+ * @optlen: its size, exactly
+ *
+ * RFC 9000 Sections 3.5 and 19.5: asks the peer to stop sending on a
+ * stream whose data we no longer read. A STOP_SENDING is queued (and sent
+ * again if lost, until the stream is reset or ends); the peer answers with
+ * RESET_STREAM, which drops what was buffered (see the STREAM_UPDATE
+ * notification). Data already received stays readable until then.
+ *
+ * Return: 0, -EINVAL for a bad length or a stream ID we cannot receive on,
+ * -EFAULT, -ENOTCONN, -ENOENT for a stream not open, -EALREADY when all
+ * its data arrived already or it was reset, -ENOMEM.
+ */
+int quic_msg_stop_sending_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_STOP_SENDING };
+	struct quic_errinfo ei;
+	struct quic_stream *s;
+	int err;
+
+	sock_owned_by_me(sk);
+	s = quic_msg_errinfo_stream(sk, optval, optlen, false, &ei);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (s->recv.state != QUIC_STREAM_RECV_STATE_RECV &&
+	    s->recv.state != QUIC_STREAM_RECV_STATE_SIZE_KNOWN)
+		return -EALREADY;
+	f.reset.id = s->id;
+	f.reset.errcode = ei.errcode;
+	err = quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
+	if (err)
+		return err;
+	quic_xmit(sk);
+	return 0;
+}
+
 static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 				const struct quic_msg_info *mi, long timeo)
 {
@@ -357,6 +486,7 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	size_t copied = 0;
 	u8 *buf = NULL;
 	u32 chunk;
+	s64 id;
 	int err;
 
 	if (!quic_msg_stream_ready(sk))
@@ -364,11 +494,20 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	s = quic_msg_stream(sk, mi, &timeo);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	id = s->id;
 
 	do {
 		err = quic_msg_wait_room(sk, &timeo);
 		if (err)
 			break;
+		/* The lock may have been dropped while waiting: a reset by
+		 * the peer may have ended and released the stream.
+		 */
+		s = quic_stream_find(quic_streams(sk), id);
+		if (!s) {
+			err = -EPIPE;
+			break;
+		}
 		chunk = min_t(size_t, len - copied, SZ_64K);
 		if (!buf && chunk) {
 			buf = kmalloc(min_t(size_t, len, SZ_64K), GFP_KERNEL);
@@ -543,8 +682,17 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 		if (ri.fin) {
 			struct quic_stream *s = quic_stream_find(quic_streams(sk), ri.stream_id);
 
-			queued = s && quic_msg_stream_done(sk, s);
+			/* "App Read All Data": Data Read, reported like any move. */
+			if (s) {
+				quic_event_stream_part(sk, s, false);
+				queued = quic_msg_stream_done(sk, s);
+			}
 		}
+		break;
+	case QUIC_INQ_EVENT:
+		msg->msg_flags |= MSG_NOTIFICATION;
+		if (ri.trunc)
+			msg->msg_flags |= MSG_TRUNC;
 		break;
 	default:
 		msg->msg_flags |= MSG_DATAGRAM;

@@ -136,6 +136,8 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 		return err;
 	}
 	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_ENCFASTPATHS);
+	if (level == QUIC_CRYPTO_APP)
+		quic_conn_key_check_limit(sk);
 	return pkt.len;
 }
 

@@ -629,6 +629,82 @@ static void inqueue_datagram_read_as_one_message(struct kunit *test)
 #define INQ_SEGS	4
 #define INQ_SEG_LEN	8
 
+/* Notifications overtake data that waits (a chunk read in part included)
+ * and keep their own order; each is one message: type byte, then payload.
+ */
+static void inqueue_events_overtake_data_in_their_own_order(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 1000);
+	struct quic_inq *inq = inq_new(test, 10000);
+	u64 first = 0x1122334455667788ULL, second = 42;
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 0, 100, false), 0);
+	KUNIT_ASSERT_EQ(test, quic_inq_read_buf(inq, t, buf, 10, &ri), 10);
+	KUNIT_ASSERT_EQ(test, dgram_frame(inq, "dg", 2), 0);
+	KUNIT_ASSERT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_STREAM_MAX_STREAM, &first,
+						  sizeof(first), GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_KEY_UPDATE, &second, 1,
+						  GFP_KERNEL), 0);
+
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 1 + 8);
+	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_EVENT);
+	KUNIT_EXPECT_EQ(test, buf[0], QUIC_EVENT_STREAM_MAX_STREAM);
+	KUNIT_EXPECT_MEMEQ(test, buf + 1, &first, 8);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 2);
+	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_EVENT);
+	KUNIT_EXPECT_EQ(test, buf[0], QUIC_EVENT_KEY_UPDATE);
+	KUNIT_EXPECT_EQ(test, buf[1], 42);
+	/* Then the rest of the stream chunk, and the datagram. */
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 90);
+	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_STREAM);
+	KUNIT_EXPECT_MEMEQ(test, buf, pat_buf(test, 10, 90, 0), 90);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 2);
+	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_DATAGRAM);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
+}
+
+/* A notification read into a short buffer is cut (@ri->trunc); bad types
+ * are refused; the queue holds at most QUIC_INQ_EVENT_MAX and counts drops,
+ * and a full receive buffer refuses them too.
+ */
+static void inqueue_event_queue_bounded_and_drop_counted(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 1000);
+	struct quic_inq *inq = inq_new(test, 10000);
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+	u8 payload[24] = {};
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(inq, 0, NULL, 0, GFP_KERNEL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_MAX + 1, NULL, 0, GFP_KERNEL),
+			-EINVAL);
+	for (i = 0; i < QUIC_INQ_EVENT_MAX; i++)
+		KUNIT_ASSERT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_STREAM_UPDATE, payload,
+							  sizeof(payload), GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_STREAM_UPDATE, payload,
+						  sizeof(payload), GFP_KERNEL), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_drops(inq), 1ULL);
+
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 5, &ri), 5);
+	KUNIT_EXPECT_TRUE(test, ri.trunc);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 25);
+	KUNIT_EXPECT_FALSE(test, ri.trunc);
+	while (quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri) > 0)
+		;
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
+
+	/* The receive buffer bounds them too. */
+	quic_inq_set_rcvbuf(inq, quic_inq_truesize(1 + sizeof(payload)));
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_STREAM_UPDATE, payload,
+						  sizeof(payload), GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(inq, QUIC_EVENT_STREAM_UPDATE, payload,
+						  sizeof(payload), GFP_KERNEL), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_drops(inq), 2ULL);
+}
+
 static void inqueue_many_streams_interleaved(struct kunit *test)
 {
 	static const u8 order[INQ_SEGS] = { 2, 0, 3, 1 };
@@ -717,6 +793,8 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_crypto_discard_frees_level),
 	KUNIT_CASE(inqueue_datagram_queue_bounded_and_drop_counted),
 	KUNIT_CASE(inqueue_datagram_read_as_one_message),
+	KUNIT_CASE(inqueue_events_overtake_data_in_their_own_order),
+	KUNIT_CASE(inqueue_event_queue_bounded_and_drop_counted),
 	KUNIT_CASE(inqueue_many_streams_interleaved),
 	KUNIT_CASE(inqueue_free_releases_everything),
 	{}

@@ -108,12 +108,9 @@ static void socket_unknown_option_is_enoprotoopt(struct kunit *test)
 
 static void socket_connection_options_not_supported_yet(struct kunit *test)
 {
-	/* These act on a connection; they arrive with the data path. */
+	/* Connection ID and migration control arrive with their features. */
 	static const int names[] = {
-		QUIC_SOCKOPT_STREAM_RESET,
-		QUIC_SOCKOPT_STREAM_STOP_SENDING, QUIC_SOCKOPT_CONNECTION_ID,
-		QUIC_SOCKOPT_CONNECTION_MIGRATION,
-		QUIC_SOCKOPT_KEY_UPDATE,
+		QUIC_SOCKOPT_CONNECTION_ID, QUIC_SOCKOPT_CONNECTION_MIGRATION,
 	};
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
 	unsigned int len;
@@ -127,6 +124,34 @@ static void socket_connection_options_not_supported_yet(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
 				-EOPNOTSUPP);
 	}
+}
+
+/* Stream reset, stop sending and key update act on a connection: set only,
+ * and -ENOTCONN on a socket without one (after the size check of the
+ * stream actions).
+ */
+static void socket_connection_actions_need_a_connection(struct kunit *test)
+{
+	static const int names[] = {
+		QUIC_SOCKOPT_STREAM_RESET, QUIC_SOCKOPT_STREAM_STOP_SENDING,
+		QUIC_SOCKOPT_KEY_UPDATE,
+	};
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_errinfo ei = { .stream_id = 0 };
+	unsigned int len;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		len = sizeof(ei);
+		KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, names[i], &ei, sizeof(ei)),
+				-ENOTCONN);
+		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], &ei, &len),
+				-EOPNOTSUPP);
+	}
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_STREAM_RESET, &ei,
+						     sizeof(ei) - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_KEY_UPDATE, NULL, 0),
+			-ENOTCONN);
 }
 
 /*
@@ -629,6 +654,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_defaults_follow_rfc),
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
 	KUNIT_CASE(socket_connection_options_not_supported_yet),
+	KUNIT_CASE(socket_connection_actions_need_a_connection),
 	KUNIT_CASE(socket_stream_open_needs_a_connection),
 	KUNIT_CASE(socket_connection_close_option_rules),
 	KUNIT_CASE(socket_data_calls_need_a_connection),

@@ -16,8 +16,12 @@
  *   negative); a buffer smaller than the value is EINVAL, a larger one is
  *   accepted and the length written back is the value's; an unwritable value
  *   is EFAULT.
- * - options 2-4, 6 and 7 act on a connection: EOPNOTSUPP until they land,
- *   whatever the length or pointer. An unknown option is ENOPROTOOPT.
+ * - STREAM_RESET (2) and STREAM_STOP_SENDING (3) take exactly a struct
+ *   quic_errinfo (EINVAL otherwise, EFAULT when unreadable), then need a
+ *   connection (ENOTCONN); KEY_UPDATE (7) ignores its value and needs a
+ *   connection. All three are set only: a get is EOPNOTSUPP.
+ * - options 4 and 6 (connection ID, migration) are EOPNOTSUPP until they
+ *   land, whatever the length or pointer. An unknown option is ENOPROTOOPT.
  * - STREAM_OPEN (1) is a get only (a set is EOPNOTSUPP): its length and
  *   pointers are checked first, then it needs a connection (ENOTCONN).
  * - CONNECTION_CLOSE (5) takes a struct quic_connection_close whose phrase
@@ -53,7 +57,9 @@ enum kind {
 	K_STRUCT,	/* fixed-size structure */
 	K_BYTES,	/* byte string up to a limit */
 	K_ALPN,		/* "name1,name2" list */
-	K_DATAPATH,	/* arrives with the data path */
+	K_DATAPATH,	/* arrives with its feature */
+	K_ERRINFO,	/* stream action: struct quic_errinfo, set only */
+	K_KEYUPDATE,	/* action without a value, set only */
 	K_OPEN,		/* STREAM_OPEN: a get that needs a connection */
 	K_CLOSE,	/* structure with a NUL-terminated tail */
 	K_SECRET,	/* handshake structure, write-only */
@@ -76,15 +82,15 @@ struct opt {
 static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_EVENT, "EVENT", K_STRUCT, sizeof(struct quic_event_option) },
 	{ QUIC_SOCKOPT_STREAM_OPEN, "STREAM_OPEN", K_OPEN, sizeof(struct quic_stream_info) },
-	{ QUIC_SOCKOPT_STREAM_RESET, "STREAM_RESET", K_DATAPATH, sizeof(struct quic_errinfo) },
-	{ QUIC_SOCKOPT_STREAM_STOP_SENDING, "STREAM_STOP_SENDING", K_DATAPATH,
+	{ QUIC_SOCKOPT_STREAM_RESET, "STREAM_RESET", K_ERRINFO, sizeof(struct quic_errinfo) },
+	{ QUIC_SOCKOPT_STREAM_STOP_SENDING, "STREAM_STOP_SENDING", K_ERRINFO,
 	  sizeof(struct quic_errinfo) },
 	{ QUIC_SOCKOPT_CONNECTION_ID, "CONNECTION_ID", K_DATAPATH,
 	  sizeof(struct quic_connection_id_info) },
 	{ QUIC_SOCKOPT_CONNECTION_CLOSE, "CONNECTION_CLOSE", K_CLOSE, CLOSE_LONGEST },
 	{ QUIC_SOCKOPT_CONNECTION_MIGRATION, "CONNECTION_MIGRATION", K_DATAPATH,
 	  sizeof(struct sockaddr_in6) },
-	{ QUIC_SOCKOPT_KEY_UPDATE, "KEY_UPDATE", K_DATAPATH, sizeof(uint8_t) },
+	{ QUIC_SOCKOPT_KEY_UPDATE, "KEY_UPDATE", K_KEYUPDATE, sizeof(uint8_t) },
 	{ QUIC_SOCKOPT_TRANSPORT_PARAM, "TRANSPORT_PARAM", K_STRUCT,
 	  sizeof(struct quic_transport_param) },
 	{ QUIC_SOCKOPT_CONFIG, "CONFIG", K_STRUCT, sizeof(struct quic_config) },
@@ -112,12 +118,15 @@ static char *unmapped;
 /* What a request returns before the option's own checks: dispatch refuses it. */
 static const int set_dispatch[] = {
 	[K_DATAPATH] = EOPNOTSUPP,
+	[K_KEYUPDATE] = ENOTCONN,	/* the value is never read */
 	[K_OPEN] = EOPNOTSUPP,
 	[K_UNKNOWN] = ENOPROTOOPT,
 };
 
 static const int get_dispatch[] = {
 	[K_DATAPATH] = EOPNOTSUPP,
+	[K_ERRINFO] = EOPNOTSUPP,
+	[K_KEYUPDATE] = EOPNOTSUPP,
 	[K_SECRET] = EOPNOTSUPP,
 	[K_PARAM_EXT] = EINVAL,
 	[K_UNKNOWN] = ENOPROTOOPT,
@@ -140,11 +149,15 @@ static int bad_errno(const struct opt *o, int err, bool get)
 	return dispatch_errno(o, get) ?: err;
 }
 
-/* A well-formed set: handshake options need a connecting socket. */
+/* A well-formed set: handshake options need a connecting socket, stream
+ * actions a connection.
+ */
 static int set_errno(const struct opt *o)
 {
 	if (o->kind == K_SECRET || o->kind == K_PARAM_EXT)
 		return EINVAL;
+	if (o->kind == K_ERRINFO)
+		return ENOTCONN;
 	return dispatch_errno(o, false);
 }
 

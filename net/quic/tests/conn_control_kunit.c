@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_conn_control: what an application does to a live
+ * connection beyond sending and reading, between two in-kernel sockets
+ * over loopback (stand-in handshake of conn_util.c):
+ *
+ *  - stream reset and stop sending (RFC 9000 Sections 3 and 19.4-19.5),
+ *    QUIC_SOCKOPT_STREAM_RESET and QUIC_SOCKOPT_STREAM_STOP_SENDING;
+ *  - key update (RFC 9001 Section 6), QUIC_SOCKOPT_KEY_UPDATE and the
+ *    confidentiality limit;
+ *  - notifications (QUIC_SOCKOPT_EVENT, MSG_NOTIFICATION): stream update,
+ *    stream max data, max streams, connection close, key update.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/in.h>
+#include <linux/unaligned.h>
+#include <net/sock.h>
+#include <uapi/linux/tls.h>
+
+#include "../crypto.h"
+#include "../socket.h"
+#include "conn_util.h"
+#include "util.h"
+
+static const struct conn_case ctl_cases[] = {
+	{ "IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128 },
+	{ "IPv6 v2 ChaCha20-Poly1305", AF_INET6, "::1", QUIC_VERSION_V2,
+	  TLS_CIPHER_CHACHA20_POLY1305 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ctl_case, ctl_cases, desc);
+
+#define ctl_v4	(&ctl_cases[0])
+
+static int ctl_event(struct socket *sock, u8 type, bool on)
+{
+	struct quic_event_option opt = { .type = type, .on = on };
+
+	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_EVENT, &opt, sizeof(opt));
+}
+
+static int ctl_errinfo(struct socket *sock, int optname, s64 id, u32 errcode)
+{
+	struct quic_errinfo ei = { .stream_id = id, .errcode = errcode };
+
+	return quic_kernel_setsockopt(sock->sk, optname, &ei, sizeof(ei));
+}
+
+/* One recvmsg() of anything; @flags gets msg_flags. */
+static int ctl_recv_any(struct socket *sock, void *buf, size_t len, int *flags)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))];
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	int ret;
+
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, 0);
+	*flags = msg.msg_flags;
+	return ret;
+}
+
+/* Read until a notification of @type arrives (data and other notifications
+ * are skipped); its payload is copied to @out.
+ */
+static void ctl_wait_event(struct kunit *test, struct socket *sock, u8 type, void *out,
+			   size_t len)
+{
+	u8 buf[128];
+	int ret, flags, n;
+
+	for (n = 0; n < 1000; n++) {
+		ret = ctl_recv_any(sock, buf, sizeof(buf), &flags);
+		KUNIT_ASSERT_GT_MSG(test, ret, 0, "waiting for event %u", type);
+		if (!(flags & MSG_NOTIFICATION) || buf[0] != type)
+			continue;
+		KUNIT_ASSERT_GE(test, ret, 1 + (int)len);
+		memcpy(out, buf + 1, len);
+		return;
+	}
+	KUNIT_FAIL(test, "no event %u in 1000 messages", type);
+}
+
+/* Read until the stream update of @id reaching @state. */
+static void ctl_wait_update(struct kunit *test, struct socket *sock, s64 id, u8 state,
+			    struct quic_stream_update *u)
+{
+	int n;
+
+	for (n = 0; n < 100; n++) {
+		ctl_wait_event(test, sock, QUIC_EVENT_STREAM_UPDATE, u, sizeof(*u));
+		if (u->id == id && u->state == state)
+			return;
+	}
+	KUNIT_FAIL(test, "stream %lld never reached state %u", id, state);
+}
+
+/* Exchange data until the client saw HANDSHAKE_DONE (RFC 9001 4.1.2). */
+static void ctl_confirm(struct kunit *test, struct conn_pair *p, s64 id)
+{
+	int i;
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, id, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "ping", 4), 4);
+	for (i = 0; i < 250 && !quic_outq(p->client->sk)->confirmed; i++)
+		msleep(20);
+	KUNIT_ASSERT_TRUE(test, quic_outq(p->client->sk)->confirmed);
+}
+
+/* RFC 9000 Sections 3.1 and 19.4: an application resets what it sends; the
+ * peer learns the code and the final size from a STREAM_UPDATE in Reset
+ * Recvd (enabled on the listener: accepted sockets inherit events), and
+ * the resetting side sees its part go to Reset Sent then Reset Recvd.
+ */
+static void ctl_reset_reaches_the_peer_as_a_notification(struct kunit *test)
+{
+	struct quic_stream_update u;
+	struct conn_pair p = {};
+	u8 data[100] = {};
+
+	conn_handshake(test, ctl_v4, 63100, &p);
+	/* Too late for the listener: set on both ends now. */
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_STREAM_UPDATE, true), 0);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_STREAM_UPDATE, true), 0);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, data, sizeof(data)),
+			sizeof(data));
+	ctl_wait_update(test, p.client, 0, QUIC_STREAM_SEND_STATE_SEND, &u);
+	KUNIT_ASSERT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 0, 77), 0);
+	ctl_wait_update(test, p.client, 0, QUIC_STREAM_SEND_STATE_RESET_SENT, &u);
+	KUNIT_EXPECT_EQ(test, u.errcode, 77);
+	KUNIT_EXPECT_EQ(test, u.finalsz, sizeof(data));
+
+	ctl_wait_update(test, p.server, 0, QUIC_STREAM_RECV_STATE_RESET_RECVD, &u);
+	KUNIT_EXPECT_EQ(test, u.errcode, 77);
+	KUNIT_EXPECT_EQ(test, u.finalsz, sizeof(data));
+
+	/* The RESET_STREAM is acknowledged: Reset Recvd on the sending side. */
+	ctl_wait_update(test, p.client, 0, QUIC_STREAM_SEND_STATE_RESET_RECVD, &u);
+	KUNIT_EXPECT_EQ(test, u.errcode, 77);
+	/* A stream reset cannot be written to or reset again. */
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 0, 1), -EALREADY);
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, 0, data, 1), -EPIPE);
+}
+
+/* Accepted sockets inherit the events enabled on their listener. */
+static void ctl_accepted_socket_inherits_events(struct kunit *test)
+{
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_CONNECTION_CLOSE) };
+	struct quic_event_option opt = { .type = QUIC_EVENT_CONNECTION_CLOSE };
+	unsigned int len = sizeof(opt);
+
+	conn_handshake(test, ctl_v4, 63101, &p);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.server->sk, QUIC_SOCKOPT_EVENT, &opt,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, opt.on, 1);
+	opt.type = QUIC_EVENT_STREAM_UPDATE;
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.server->sk, QUIC_SOCKOPT_EVENT, &opt,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, opt.on, 0);
+	/* And the connecting side has only what it enabled: nothing. */
+	opt.type = QUIC_EVENT_CONNECTION_CLOSE;
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_EVENT, &opt,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, opt.on, 0);
+}
+
+/* RFC 9000 Section 3.5: STOP_SENDING is answered with a RESET_STREAM that
+ * carries its code; both sides see it in their notifications.
+ */
+static void ctl_stop_sending_is_answered_with_a_reset(struct kunit *test)
+{
+	struct quic_stream_update u;
+	struct conn_pair p = {};
+	u8 data[300] = {};
+
+	conn_handshake(test, ctl_v4, 63103, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_STREAM_UPDATE, true), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 4, MSG_STREAM_NEW, data, sizeof(data)),
+			sizeof(data));
+	/* The server reads what arrived, then asks the client to stop. */
+	conn_expect_partial(test, p.server, 4, sizeof(data));
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_STREAM_UPDATE, true), 0);
+	KUNIT_ASSERT_EQ(test, ctl_errinfo(p.server, QUIC_SOCKOPT_STREAM_STOP_SENDING, 4, 9), 0);
+
+	ctl_wait_update(test, p.client, 4, QUIC_STREAM_SEND_STATE_RESET_SENT, &u);
+	KUNIT_EXPECT_EQ(test, u.errcode, 9);
+	KUNIT_EXPECT_EQ(test, u.finalsz, sizeof(data));
+	ctl_wait_update(test, p.server, 4, QUIC_STREAM_RECV_STATE_RESET_RECVD, &u);
+	KUNIT_EXPECT_EQ(test, u.errcode, 9);
+	KUNIT_EXPECT_EQ(test, u.finalsz, sizeof(data));
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 4, 0, data, 1), -EPIPE);
+}
+
+/* The stream options refuse what they cannot act on, each with its errno. */
+static void ctl_stream_options_check_their_arguments(struct kunit *test)
+{
+	struct quic_errinfo ei = {};
+	unsigned int len = sizeof(ei);
+	struct conn_pair p = {};
+	struct socket *fresh;
+
+	fresh = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+	KUNIT_ASSERT_NOT_NULL(test, fresh);
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(fresh, QUIC_SOCKOPT_STREAM_RESET, 0, 1), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(fresh, QUIC_SOCKOPT_STREAM_STOP_SENDING, 0, 1),
+			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(fresh->sk, QUIC_SOCKOPT_KEY_UPDATE, NULL, 0),
+			-ENOTCONN);
+
+	conn_handshake(test, ctl_v4, 63104, &p);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, "x", 1), 1);
+	/* Exact size only. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(p.client->sk, QUIC_SOCKOPT_STREAM_RESET,
+						     &ei, sizeof(ei) - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(p.client->sk, QUIC_SOCKOPT_STREAM_RESET,
+						     &ei, sizeof(ei) + 8), -EINVAL);
+	/* 3 is the server's unidirectional stream: the client only receives. */
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 3, 1), -EINVAL);
+	/* 2 is the client's unidirectional stream: the client only sends. */
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_STOP_SENDING, 2, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, -5, 1), -EINVAL);
+	/* Valid IDs of streams nobody opened. */
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 400, 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_STOP_SENDING, 401, 1),
+			-ENOENT);
+	/* Actions are set only. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_STREAM_RESET,
+						     &ei, &len), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_KEY_UPDATE,
+						     &ei, &len), -EOPNOTSUPP);
+	/* A second reset of the same part. */
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ctl_errinfo(p.client, QUIC_SOCKOPT_STREAM_RESET, 0, 1), -EALREADY);
+}
+
+/* RFC 9001 Section 6: the client updates the keys, the server follows;
+ * later the server updates them back. Each side is told of each update
+ * with the new Key Phase, and data keeps flowing, byte-exact.
+ */
+static void ctl_key_update_started_by_each_side(struct kunit *test)
+{
+	const struct conn_case *c = test->param_value;
+	u8 *data = conn_pattern(test, 5000, 3);
+	struct conn_pair p = {};
+	int err, i;
+	u8 phase;
+
+	conn_handshake(test, c, 63105, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_KEY_UPDATE, true), 0);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_KEY_UPDATE, true), 0);
+	ctl_confirm(test, &p, 0);
+	conn_expect_stream(test, p.server, 0, "ping", 4);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p.client->sk, QUIC_SOCKOPT_KEY_UPDATE,
+						     NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 4, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, 5000), 5000);
+	ctl_wait_event(test, p.server, QUIC_EVENT_KEY_UPDATE, &phase, 1);
+	KUNIT_EXPECT_EQ(test, phase, 1);
+	conn_expect_stream(test, p.server, 4, data, 5000);
+	ctl_wait_event(test, p.client, QUIC_EVENT_KEY_UPDATE, &phase, 1);
+	KUNIT_EXPECT_EQ(test, phase, 1);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 1, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "pong", 4), 4);
+	conn_expect_stream(test, p.client, 1, "pong", 4);
+
+	/* The server may update once its previous keys were retired (three
+	 * PTOs) and a packet it sent with the current keys was acknowledged.
+	 */
+	for (i = 0; i < 250; i++) {
+		err = quic_kernel_setsockopt(p.server->sk, QUIC_SOCKOPT_KEY_UPDATE, NULL, 0);
+		if (err != -EAGAIN)
+			break;
+		msleep(20);
+	}
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 5, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, 5000), 5000);
+	ctl_wait_event(test, p.client, QUIC_EVENT_KEY_UPDATE, &phase, 1);
+	KUNIT_EXPECT_EQ(test, phase, 0);
+	conn_expect_stream(test, p.client, 5, data, 5000);
+	ctl_wait_event(test, p.server, QUIC_EVENT_KEY_UPDATE, &phase, 1);
+	KUNIT_EXPECT_EQ(test, phase, 0);
+}
+
+/* RFC 9001 Section 6.6: once three quarters of the confidentiality limit
+ * of AES-GCM (2^23 packets) are used, the sender updates the keys by
+ * itself; the peer sees the update.
+ */
+static void ctl_key_update_before_the_confidentiality_limit(struct kunit *test)
+{
+	struct quic_crypto *crypto;
+	struct conn_pair p = {};
+	u64 limit;
+	u8 phase;
+
+	conn_handshake(test, ctl_v4, 63106, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_KEY_UPDATE, true), 0);
+	ctl_confirm(test, &p, 0);
+	conn_expect_stream(test, p.server, 0, "ping", 4);
+
+	lock_sock(p.client->sk);
+	crypto = quic_crypto(p.client->sk, QUIC_CRYPTO_APP);
+	limit = quic_crypto_confidentiality_limit(crypto);
+	KUNIT_EXPECT_EQ(test, limit, 1ULL << 23);
+	/* As if that many packets had been protected with these keys. */
+	crypto->tx_count = limit - limit / 4 - 1;
+	release_sock(p.client->sk);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 4, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "abc", 3), 3);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 8, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "def", 3), 3);
+	ctl_wait_event(test, p.server, QUIC_EVENT_KEY_UPDATE, &phase, 1);
+	KUNIT_EXPECT_EQ(test, phase, 1);
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_LT(test, crypto->tx_count, limit / 2);
+	release_sock(p.client->sk);
+}
+
+/* The peer's CONNECTION_CLOSE is a notification that comes before the
+ * error: code, frame type and phrase as sent.
+ */
+static void ctl_close_notification_comes_before_the_error(struct kunit *test)
+{
+	u8 buf[sizeof(struct quic_connection_close) + 81] = {};
+	struct quic_connection_close *cc = (void *)buf;
+	static const char phrase[] = "bye now";
+	struct conn_pair p = {};
+	int flags, ret;
+
+	conn_handshake(test, ctl_v4, 63107, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_CONNECTION_CLOSE, true), 0);
+	cc->errcode = 0x55;
+	memcpy(cc->phrase, phrase, sizeof(phrase));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p.client->sk, QUIC_SOCKOPT_CONNECTION_CLOSE,
+						     cc, 5 + sizeof(phrase)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+
+	memset(buf, 0xff, sizeof(buf));
+	ret = ctl_recv_any(p.server, buf, sizeof(buf), &flags);
+	KUNIT_ASSERT_EQ(test, ret, 1 + 5 + (int)sizeof(phrase));
+	KUNIT_EXPECT_TRUE(test, flags & MSG_NOTIFICATION);
+	KUNIT_EXPECT_EQ(test, buf[0], QUIC_EVENT_CONNECTION_CLOSE);
+	cc = (void *)(buf + 1);
+	KUNIT_EXPECT_EQ(test, get_unaligned(&cc->errcode), 0x55);
+	KUNIT_EXPECT_EQ(test, cc->frame, 0);
+	KUNIT_EXPECT_STREQ(test, (char *)cc->phrase, phrase);
+	KUNIT_EXPECT_EQ(test, ctl_recv_any(p.server, buf, sizeof(buf), &flags), -ECONNRESET);
+}
+
+/* A notification longer than the buffer is cut, with MSG_TRUNC, as a
+ * datagram is; the next read is the next message.
+ */
+static void ctl_short_buffer_truncates_a_notification(struct kunit *test)
+{
+	struct conn_pair p = {};
+	int flags, ret;
+	u8 buf[8];
+
+	conn_handshake(test, ctl_v4, 63108, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_STREAM_UPDATE, true), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "hello", 5), 5);
+	ret = ctl_recv_any(p.server, buf, 4, &flags);
+	KUNIT_ASSERT_EQ(test, ret, 4);
+	KUNIT_EXPECT_TRUE(test, flags & MSG_NOTIFICATION);
+	KUNIT_EXPECT_TRUE(test, flags & MSG_TRUNC);
+	KUNIT_EXPECT_EQ(test, buf[0], QUIC_EVENT_STREAM_UPDATE);
+	/* The data follows, whole. */
+	conn_expect_stream(test, p.server, 0, "hello", 5);
+}
+
+/* RFC 9000 Sections 4.1 and 4.6: raised limits are notified: MAX_STREAMS
+ * as the highest stream ID now allowed, MAX_STREAM_DATA with its stream.
+ */
+static void ctl_raised_limits_are_notified(struct kunit *test)
+{
+	struct quic_stream_max_data md;
+	struct conn_pair p = { .server_max_streams = 2 };
+	u8 *data = conn_pattern(test, 300 * 1024, 5);
+	u64 max_id;
+
+	conn_handshake(test, ctl_v4, 63109, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_STREAM_MAX_STREAM, true), 0);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_STREAM_MAX_DATA, true), 0);
+
+	/* Two unidirectional streams are allowed; both end and the server
+	 * reads them: it hands them back.
+	 */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 2, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "a", 1), 1);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 6, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "b", 1), 1);
+	conn_expect_stream(test, p.server, 2, "a", 1);
+	conn_expect_stream(test, p.server, 6, "b", 1);
+	ctl_wait_event(test, p.client, QUIC_EVENT_STREAM_MAX_STREAM, &max_id, sizeof(max_id));
+	KUNIT_EXPECT_EQ(test, max_id & QUIC_STREAM_TYPE_MASK, QUIC_STREAM_TYPE_UNI_MASK);
+	KUNIT_EXPECT_GE(test, max_id, 10);
+
+	/* More than the initial stream window (256 KiB) on one stream: the
+	 * write returns once the rest is queued; reading releases it.
+	 */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 10, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, 300 * 1024), 300 * 1024);
+	conn_expect_stream(test, p.server, 10, data, 300 * 1024);
+	ctl_wait_event(test, p.client, QUIC_EVENT_STREAM_MAX_DATA, &md, sizeof(md));
+	KUNIT_EXPECT_EQ(test, md.id, 10);
+	KUNIT_EXPECT_GT(test, md.max_data, 256 * 1024);
+}
+
+static int ctl_suite_init(struct kunit_suite *suite)
+{
+	return quic_kunit_loopback_up();
+}
+
+static void ctl_suite_exit(struct kunit_suite *suite)
+{
+	quic_path_flush();
+	quic_kunit_loopback_down();
+}
+
+static struct kunit_case ctl_test_cases[] = {
+	KUNIT_CASE(ctl_reset_reaches_the_peer_as_a_notification),
+	KUNIT_CASE(ctl_accepted_socket_inherits_events),
+	KUNIT_CASE(ctl_stop_sending_is_answered_with_a_reset),
+	KUNIT_CASE(ctl_stream_options_check_their_arguments),
+	KUNIT_CASE_PARAM(ctl_key_update_started_by_each_side, ctl_case_gen_params),
+	KUNIT_CASE(ctl_key_update_before_the_confidentiality_limit),
+	KUNIT_CASE(ctl_close_notification_comes_before_the_error),
+	KUNIT_CASE(ctl_short_buffer_truncates_a_notification),
+	KUNIT_CASE(ctl_raised_limits_are_notified),
+	{}
+};
+
+static struct kunit_suite ctl_suite = {
+	.name = "quic_conn_control",
+	.suite_init = ctl_suite_init,
+	.suite_exit = ctl_suite_exit,
+	.test_cases = ctl_test_cases,
+};
+
+kunit_test_suite(ctl_suite);

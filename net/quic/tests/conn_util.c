@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Helpers of the live-connection KUnit suites (quic_conn, quic_conn_control):
+ * two in-kernel QUIC sockets over loopback with a stand-in TLS handshake
+ * (see conn_handshake()).
+ */
+
+#include <kunit/test.h>
+#include <linux/in.h>
+#include <net/sock.h>
+#include <uapi/linux/tls.h>
+
+#include "../socket.h"
+#include "conn_util.h"
+#include "util.h"
+
+/**
+ * conn_addr - fill a test address
+ * @a: out
+ * @family: AF_INET or AF_INET6
+ * @ip: address literal
+ * @port: port, host order
+ */
+void conn_addr(union quic_addr *a, int family, const char *ip, u16 port)
+{
+	if (family == AF_INET6)
+		quic_kunit_addr6(a, ip, port);
+	else
+		quic_kunit_addr4(a, ip, port);
+}
+
+/**
+ * conn_addr_len - the sockaddr length of a family
+ * @family: AF_INET or AF_INET6
+ *
+ * Return: the size of struct sockaddr_in or sockaddr_in6
+ */
+int conn_addr_len(int family)
+{
+	return family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+}
+
+/**
+ * conn_send - one sendmsg() with at most one SOL_QUIC control message
+ * @sock: the socket
+ * @type: cmsg type (QUIC_STREAM_INFO, QUIC_HANDSHAKE_INFO)
+ * @ctl: cmsg content, or NULL for none
+ * @ctl_len: its size
+ * @data: payload
+ * @len: its length
+ * @flags: msg_flags (MSG_DATAGRAM, MSG_DONTWAIT)
+ *
+ * Return: what kernel_sendmsg() returns
+ */
+int conn_send(struct socket *sock, int type, const void *ctl, size_t ctl_len,
+	      const void *data, size_t len, int flags)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
+	struct kvec iov = { .iov_base = (void *)data, .iov_len = len };
+	struct msghdr msg = { .msg_flags = flags };
+	struct cmsghdr *cmsg;
+
+	if (ctl) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = CMSG_SPACE(ctl_len);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_QUIC;
+		cmsg->cmsg_type = type;
+		cmsg->cmsg_len = CMSG_LEN(ctl_len);
+		memcpy(CMSG_DATA(cmsg), ctl, ctl_len);
+	}
+	return kernel_sendmsg(sock, &msg, &iov, 1, len);
+}
+
+/**
+ * conn_send_crypto - send handshake bytes at an encryption level
+ * @sock: the socket
+ * @level: QUIC_CRYPTO_*
+ * @data: the bytes
+ * @len: their length
+ *
+ * Return: what kernel_sendmsg() returns
+ */
+int conn_send_crypto(struct socket *sock, u8 level, const void *data, size_t len)
+{
+	struct quic_handshake_info hi = { .crypto_level = level };
+
+	return conn_send(sock, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), data, len, 0);
+}
+
+/**
+ * conn_send_stream - send stream data
+ * @sock: the socket
+ * @id: stream ID
+ * @flags: MSG_STREAM_* flags
+ * @data: the bytes
+ * @len: their length
+ *
+ * Return: what kernel_sendmsg() returns
+ */
+int conn_send_stream(struct socket *sock, s64 id, u32 flags, const void *data,
+		     size_t len)
+{
+	struct quic_stream_info si = { .stream_id = id, .stream_flags = flags };
+
+	return conn_send(sock, QUIC_STREAM_INFO, &si, sizeof(si), data, len, 0);
+}
+
+/**
+ * conn_recv - one recvmsg() expecting a given control message
+ * @sock: the socket
+ * @type: the SOL_QUIC cmsg type expected
+ * @ctl: out: its content
+ * @ctl_len: its size
+ * @data: buffer
+ * @len: its size
+ *
+ * Return: bytes read, 0 at end of file, -EBADMSG when the control message
+ * differs, or the recvmsg() error
+ */
+int conn_recv(struct socket *sock, int type, void *ctl, size_t ctl_len, void *data,
+	      size_t len)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
+	struct kvec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr msg = {};
+	struct cmsghdr *cmsg;
+	int ret;
+
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, 0);
+	if (ret < 0)
+		return ret;
+	/* End of file: no control message was written. */
+	if (!ret && msg.msg_controllen == sizeof(cbuf))
+		return 0;
+	cmsg = (struct cmsghdr *)cbuf;
+	if (cmsg->cmsg_level != SOL_QUIC || cmsg->cmsg_type != type ||
+	    cmsg->cmsg_len != CMSG_LEN(ctl_len))
+		return -EBADMSG;
+	memcpy(ctl, CMSG_DATA(cmsg), ctl_len);
+	return ret;
+}
+
+/**
+ * conn_recv_crypto - read CRYPTO bytes of a level until a length arrived
+ * @sock: the socket
+ * @level: the level expected
+ * @data: buffer
+ * @len: bytes wanted
+ *
+ * Read CRYPTO bytes of @level until @len arrived.
+ *
+ * Return: 0, -EBADMSG for another level, -EPIPE at end of file, or the recvmsg() error
+ */
+int conn_recv_crypto(struct socket *sock, u8 level, u8 *data, size_t len)
+{
+	struct quic_handshake_info hi;
+	size_t got = 0;
+	int ret;
+
+	while (got < len) {
+		ret = conn_recv(sock, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), data + got, len - got);
+		if (ret <= 0)
+			return ret ?: -EPIPE;
+		if (hi.crypto_level != level)
+			return -EBADMSG;
+		got += ret;
+	}
+	return 0;
+}
+
+/**
+ * conn_secret - install the fixed test secret of one direction of a level
+ * @sock: the socket
+ * @level: QUIC_CRYPTO_*
+ * @send: the send direction
+ * @from_client: the secret the client sends with
+ * @cipher: TLS_CIPHER_*
+ *
+ * Return: what QUIC_SOCKOPT_CRYPTO_SECRET returns
+ */
+int conn_secret(struct socket *sock, u8 level, bool send, bool from_client, u32 cipher)
+{
+	struct quic_crypto_secret srt = { .send = send, .level = level, .type = cipher };
+
+	/* Each direction of each level has its own fixed secret. */
+	memset(srt.secret, 0x10 * level + (from_client ? 1 : 2), sizeof(srt.secret));
+	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CRYPTO_SECRET, &srt, sizeof(srt));
+}
+
+/**
+ * conn_secrets - install both directions of a level
+ * @sock: the socket
+ * @client: @sock is the client (it sends with the client secret)
+ * @level: QUIC_CRYPTO_*
+ * @cipher: TLS_CIPHER_*
+ *
+ * Both ends' secrets for @level: the client sends with the client secret.
+ *
+ * Return: 0 or the first error
+ */
+int conn_secrets(struct socket *sock, bool client, u8 level, u32 cipher)
+{
+	int err;
+
+	err = conn_secret(sock, level, true, client, cipher);
+	if (!err)
+		err = conn_secret(sock, level, false, !client, cipher);
+	return err;
+}
+
+/**
+ * conn_params_to - hand one side's encoded transport parameters to the other
+ * @from: whose parameters
+ * @to: who takes them
+ *
+ * Return: 0 or the first socket option error
+ */
+int conn_params_to(struct socket *from, struct socket *to)
+{
+	unsigned int len = 1024;
+	u8 *buf;
+	int err;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = quic_kernel_getsockopt(from->sk, QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, buf, &len);
+	if (!err)
+		err = quic_kernel_setsockopt(to->sk, QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, buf, len);
+	kfree(buf);
+	return err;
+}
+
+/**
+ * conn_sock_release - kunit action releasing a socket created by a case
+ * @sock: the struct socket
+ *
+ * A kunit action: release a socket created by a case.
+ */
+void conn_sock_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/**
+ * conn_limit_streams - set our max_streams_bidi and max_streams_uni
+ * @test: the case
+ * @sock: the socket, before listen() or connect()
+ * @max: the limit
+ *
+ * Our max_streams_bidi and max_streams_uni transport parameters.
+ */
+void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max)
+{
+	struct quic_transport_param prm = {};
+	unsigned int len = sizeof(prm);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     &len), 0);
+	prm.max_streams_bidi = max;
+	prm.max_streams_uni = max;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     sizeof(prm)), 0);
+}
+
+/**
+ * conn_handshake - connect a client to a listener and complete a stand-in handshake
+ * @test: the case
+ * @c: address family, version and cipher
+ * @port: the listener's port
+ * @p: in: options; out: the listener, client and accepted server sockets
+ *
+ * The stand-in handshake, in the order a TLS 1.3 handshake moves:
+ * ClientHello (Initial) -> ServerHello (Initial), EncryptedExtensions to
+ * Finished (Handshake) -> client Finished (Handshake); the client installs
+ * its 1-RTT keys after the server's Finished, the server after the
+ * client's Finished.
+ */
+void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
+		    struct conn_pair *p)
+{
+	static const char chlo[] = "client hello: a stand-in for TLS";
+	static const char shlo[] = "server hello";
+	static const char sfin[] = "encrypted extensions .. server finished";
+	static const char cfin[] = "client finished";
+	struct quic_config cfg = { .version = c->version,
+				   .plpmtud_probe_interval = p->probe_interval };
+	union quic_addr a;
+	u8 buf[64];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM, IPPROTO_QUIC,
+					       &p->lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->lsock), 0);
+	if (p->user_client)
+		KUNIT_ASSERT_EQ(test, sock_create(c->family, SOCK_STREAM, IPPROTO_QUIC,
+						  &p->client), 0);
+	else
+		KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, c->family, SOCK_STREAM,
+						       IPPROTO_QUIC, &p->client), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->client), 0);
+	p->lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->client->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->client->sk->sk_sndtimeo = CONN_TIMEO;
+
+	conn_addr(&a, c->family, c->ip, port);
+	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
+	if (p->server_max_streams)
+		conn_limit_streams(test, p->lsock, p->server_max_streams);
+	for (i = 1; i <= QUIC_EVENT_MAX; i++) {
+		struct quic_event_option ev = { .type = i, .on = 1 };
+
+		if (p->listen_events & BIT(i))
+			KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk,
+								     QUIC_SOCKOPT_EVENT, &ev,
+								     sizeof(ev)), 0);
+	}
+	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
+						     sizeof(cfg)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(p->client, &a.sa, conn_addr_len(c->family), 0), 0);
+
+	/* ClientHello in the client's Initial; the server accepts it. */
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->client, QUIC_CRYPTO_INITIAL, chlo,
+					       sizeof(chlo)), sizeof(chlo));
+	KUNIT_ASSERT_EQ(test, kernel_accept(p->lsock, &p->server, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->server), 0);
+	p->server->sk->sk_rcvtimeo = CONN_TIMEO;
+	p->server->sk->sk_sndtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)),
+			0);
+	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
+
+	/* The server's flight: its parameters travel in EncryptedExtensions. */
+	KUNIT_ASSERT_EQ(test, conn_params_to(p->client, p->server), 0);
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->server, false, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_INITIAL, shlo,
+					       sizeof(shlo)), sizeof(shlo));
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_HANDSHAKE, sfin,
+					       sizeof(sfin)), sizeof(sfin));
+
+	/* The client reads it, finishes, and has its 1-RTT keys. */
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->client, QUIC_CRYPTO_INITIAL, buf, sizeof(shlo)),
+			0);
+	KUNIT_ASSERT_MEMEQ(test, buf, shlo, sizeof(shlo));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->client, true, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->client, QUIC_CRYPTO_HANDSHAKE, buf,
+					       sizeof(sfin)), 0);
+	KUNIT_ASSERT_MEMEQ(test, buf, sfin, sizeof(sfin));
+	KUNIT_ASSERT_EQ(test, conn_params_to(p->server, p->client), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->client, QUIC_CRYPTO_HANDSHAKE, cfin,
+					       sizeof(cfin)), sizeof(cfin));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->client, true, QUIC_CRYPTO_APP, c->cipher), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p->client->sk));
+
+	/* The server verifies the client's Finished: handshake complete. */
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_HANDSHAKE, buf,
+					       sizeof(cfin)), 0);
+	KUNIT_ASSERT_MEMEQ(test, buf, cfin, sizeof(cfin));
+	KUNIT_ASSERT_EQ(test, conn_secrets(p->server, false, QUIC_CRYPTO_APP, c->cipher), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p->server->sk));
+}
+
+/**
+ * conn_pattern - a buffer of test bytes
+ * @test: the case (owns the buffer)
+ * @len: its size
+ * @seed: varies the pattern
+ *
+ * Return: the buffer
+ */
+u8 *conn_pattern(struct kunit *test, size_t len, u8 seed)
+{
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	size_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < len; i++)
+		buf[i] = seed + i * 7 + (i >> 9);
+	return buf;
+}
+
+/**
+ * conn_expect_stream - receive a stream until its FIN and compare it
+ * @test: the case
+ * @sock: the socket
+ * @id: the stream expected
+ * @want: the bytes expected
+ * @len: their number
+ *
+ * Receive stream @id until its FIN, checking every byte against @want.
+ */
+void conn_expect_stream(struct kunit *test, struct socket *sock, s64 id, const u8 *want,
+			size_t len)
+{
+	u8 *got = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	struct quic_stream_info si;
+	size_t n = 0;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	for (;;) {
+		ret = conn_recv(sock, QUIC_STREAM_INFO, &si, sizeof(si), got + n, len + 1 - n);
+		KUNIT_ASSERT_GE_MSG(test, ret, 0, "recvmsg after %zu of %zu bytes", n, len);
+		KUNIT_ASSERT_EQ(test, si.stream_id, id);
+		n += ret;
+		if (si.stream_flags & MSG_STREAM_FIN)
+			break;
+		KUNIT_ASSERT_GT_MSG(test, ret, 0, "no FIN after %zu bytes", n);
+	}
+	KUNIT_ASSERT_EQ(test, n, len);
+	KUNIT_EXPECT_MEMEQ(test, got, want, len);
+}
+
+/**
+ * conn_expect_partial - receive bytes of a stream, without its end
+ * @test: the case
+ * @sock: the socket
+ * @id: the stream expected
+ * @len: bytes to read
+ *
+ * Receive @len bytes of stream @id without its end.
+ */
+void conn_expect_partial(struct kunit *test, struct socket *sock, s64 id, size_t len)
+{
+	struct quic_stream_info si;
+	size_t n = 0;
+	u8 buf[64];
+	int ret;
+
+	while (n < len) {
+		ret = conn_recv(sock, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+				min(sizeof(buf), len - n));
+		KUNIT_ASSERT_GT(test, ret, 0);
+		KUNIT_ASSERT_EQ(test, si.stream_id, id);
+		KUNIT_ASSERT_FALSE(test, si.stream_flags & MSG_STREAM_FIN);
+		n += ret;
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers of the live-connection KUnit suites: see conn_util.c.
+ */
+
+#ifndef __net_quic_tests_conn_util_h__
+#define __net_quic_tests_conn_util_h__
+
+#include <kunit/test.h>
+#include <linux/net.h>
+#include <linux/quic.h>
+
+#include "../common.h"
+
+/* Receive and send timeout of the test sockets. */
+#define CONN_TIMEO	(5 * HZ)
+
+struct conn_case {
+	const char *desc;
+	int family;
+	const char *ip;
+	u32 version;
+	u32 cipher;
+};
+
+/* @user_client: the client is a user socket (sock_create()), which
+ * lingers after close() (close.c); kernel sockets do not.
+ * @listen_events: bit per QUIC_EVENT_* enabled on the listener.
+ */
+struct conn_pair {
+	struct socket *lsock;
+	struct socket *client;
+	struct socket *server;
+	bool user_client;
+	u16 server_max_streams;
+	u32 probe_interval;
+	u32 listen_events;
+};
+
+void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);
+int conn_addr_len(int family);
+int conn_send(struct socket *sock, int type, const void *ctl, size_t ctl_len,
+	      const void *data, size_t len, int flags);
+int conn_send_crypto(struct socket *sock, u8 level, const void *data, size_t len);
+int conn_send_stream(struct socket *sock, s64 id, u32 flags, const void *data, size_t len);
+int conn_recv(struct socket *sock, int type, void *ctl, size_t ctl_len, void *data,
+	      size_t len);
+int conn_recv_crypto(struct socket *sock, u8 level, u8 *data, size_t len);
+int conn_secret(struct socket *sock, u8 level, bool send, bool from_client, u32 cipher);
+int conn_secrets(struct socket *sock, bool client, u8 level, u32 cipher);
+int conn_params_to(struct socket *from, struct socket *to);
+void conn_sock_release(void *sock);
+void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max);
+void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
+		    struct conn_pair *p);
+u8 *conn_pattern(struct kunit *test, size_t len, u8 seed);
+void conn_expect_stream(struct kunit *test, struct socket *sock, s64 id, const u8 *want,
+			size_t len);
+void conn_expect_partial(struct kunit *test, struct socket *sock, s64 id, size_t len);
+
+#endif /* __net_quic_tests_conn_util_h__ */
