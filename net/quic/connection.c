@@ -19,6 +19,7 @@
 #include <net/sock.h>
 
 #include "connection.h"
+#include "connid_ctl.h"
 #include "event.h"
 #include "param.h"
 #include "receive.h"
@@ -989,6 +990,8 @@ static void quic_conn_established(struct sock *sk)
 
 	quic_set_state(sk, QUIC_SS_ESTABLISHED);
 	QUIC_INC_STATS(net, serv ? QUIC_MIB_CONN_PASSIVEESTABS : QUIC_MIB_CONN_ACTIVEESTABS);
+	/* RFC 9000 Section 5.1.1: the peer gets as many of our IDs as it holds. */
+	quic_cid_issue(sk, GFP_KERNEL);
 	if (!serv)
 		return;
 	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &done, GFP_KERNEL);
@@ -1084,6 +1087,9 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 	if (serv) {
 		params->orig_dcid = quic_paths(sk)->orig_dcid;
 		params->present |= QUIC_PARAM_HAS_ORIG_DCID;
+		/* RFC 9000 Section 10.3: the token of the ID of the handshake. */
+		if (scid->id.len && !quic_cid_reset_token(&scid->id, params->reset_token))
+			params->tp.stateless_reset = 1;
 	}
 	err = quic_param_encode(sk, serv, params, &p, &left);
 	if (!err)
@@ -1139,6 +1145,9 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 
 	*quic_remote_param(sk) = params->tp;
 	qs->remote_param_set = 1;
+	/* RFC 9000 Section 10.3: the token of the server's handshake ID. */
+	if (!serv && params->tp.stateless_reset)
+		quic_conn_id_set_token(quic_dest(sk), 0, params->reset_token);
 	kfree(params);
 	quic_conn_apply_remote(sk);
 	quic_xmit(sk);

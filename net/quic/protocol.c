@@ -17,6 +17,7 @@
 #include <net/netns/generic.h>
 #include <net/protocol.h>
 
+#include "connid_ctl.h"
 #include "socket.h"
 
 static unsigned int quic_net_id __read_mostly;
@@ -358,6 +359,10 @@ static __init int quic_init(void)
 	if (err)
 		goto err_close_wq;
 
+	err = quic_cid_init();
+	if (err)
+		goto err_cid;
+
 	err = quic_protosw_init();
 	if (err)
 		goto err_protosw;
@@ -372,6 +377,8 @@ static __init int quic_init(void)
 err_sysctl:
 	quic_protosw_exit();
 err_protosw:
+	quic_cid_exit();
+err_cid:
 	quic_close_wq_destroy();
 err_close_wq:
 	unregister_pernet_subsys(&quic_net_ops);
@@ -386,6 +393,7 @@ static __exit void quic_exit(void)
 {
 	unregister_net_sysctl_table(quic_sysctl_header);
 	quic_protosw_exit();
+	quic_cid_exit();
 	quic_close_wq_destroy();
 	unregister_pernet_subsys(&quic_net_ops);
 	quic_path_destroy();

@@ -26,6 +26,7 @@
 #include <net/udp.h>
 
 #include "connection.h"
+#include "connid_ctl.h"
 #include "event.h"
 #include "frame.h"
 #include "packet.h"
@@ -249,13 +250,9 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 	case QUIC_FRAME_MAX_STREAMS_UNI:
 		return quic_rcv_max_streams(sk, f);
 	case QUIC_FRAME_NEW_CONNECTION_ID:
-		return quic_conn_id_recv_new(quic_dest(sk), f->new_cid.seqno, f->new_cid.prior_to,
-					     &f->new_cid.id, f->new_cid.token, GFP_ATOMIC);
-	case QUIC_FRAME_RETIRE_CONNECTION_ID: {
-		int err = quic_conn_id_recv_retire(quic_source(sk), f->seqno);
-
-		return err < 0 ? err : 0;
-	}
+		return quic_cid_recv_new(sk, f);
+	case QUIC_FRAME_RETIRE_CONNECTION_ID:
+		return quic_cid_recv_retire(sk, f);
 	case QUIC_FRAME_PATH_CHALLENGE:
 		return quic_rcv_path_challenge(sk, f);
 	case QUIC_FRAME_PATH_RESPONSE:
@@ -432,6 +429,14 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	err = quic_crypto_decrypt(crypto, skb, &pkt);
 	if (err) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_DECDROP);
+		if (hdr.type == QUIC_PACKET_1RTT &&
+		    quic_cid_is_stateless_reset(sk, skb->data, skb->len)) {
+			/* RFC 9000 Section 10.3.1: the peer lost its state;
+			 * end at once, sending nothing more.
+			 */
+			quic_conn_closed(sk, ECONNRESET);
+			return 0;
+		}
 		if (err == -EKEYREJECTED)
 			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_KEY_UPDATE, 0);
 		else if (err == -EKEYEXPIRED)

@@ -6,8 +6,8 @@
  * Options that store settings (config, transport parameters, ALPN, token,
  * session ticket, events), the handshake ones (secrets, encoded transport
  * parameters), and the actions on a live connection (stream open, reset
- * and stop sending, key update, close) are handled; connection ID and
- * migration control return -EOPNOTSUPP until those features land
+ * and stop sending, key update, close, connection IDs) are handled;
+ * migration control returns -EOPNOTSUPP until that feature lands
  * (docs/socket.md has the whole matrix).
  */
 
@@ -18,6 +18,7 @@
 #include <uapi/linux/tls.h>
 
 #include "connection.h"
+#include "connid_ctl.h"
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
@@ -293,7 +294,6 @@ static void quic_release_cb(struct sock *sk)
 static int quic_sockopt_unhandled(int optname)
 {
 	switch (optname) {
-	case QUIC_SOCKOPT_CONNECTION_ID:
 	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
 		return -EOPNOTSUPP;
 	default:
@@ -482,6 +482,9 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	case QUIC_SOCKOPT_STREAM_OPEN:
 		err = -EOPNOTSUPP;	/* a getsockopt() only */
 		break;
+	case QUIC_SOCKOPT_CONNECTION_ID:
+		err = quic_cid_set_opt(sk, optval, optlen);
+		break;
 	default:
 		err = quic_sockopt_unhandled(optname);
 		break;
@@ -640,6 +643,9 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		break;
 	case QUIC_SOCKOPT_STREAM_OPEN:
 		err = quic_msg_stream_open(sk, len, optval, optlen);
+		break;
+	case QUIC_SOCKOPT_CONNECTION_ID:
+		err = quic_cid_get_opt(sk, len, optval, optlen);
 		break;
 	default:
 		err = quic_sockopt_unhandled(optname);

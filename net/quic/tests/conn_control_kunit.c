@@ -9,16 +9,20 @@
  *  - key update (RFC 9001 Section 6), QUIC_SOCKOPT_KEY_UPDATE and the
  *    confidentiality limit;
  *  - notifications (QUIC_SOCKOPT_EVENT, MSG_NOTIFICATION): stream update,
- *    stream max data, max streams, connection close, key update.
+ *    stream max data, max streams, connection close, key update;
+ *  - connection IDs (RFC 9000 Sections 5.1 and 10.3), the
+ *    QUIC_SOCKOPT_CONNECTION_ID option and stateless resets.
  */
 
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/random.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
+#include "../connid_ctl.h"
 #include "../crypto.h"
 #include "../socket.h"
 #include "conn_util.h"
@@ -412,6 +416,174 @@ static void ctl_raised_limits_are_notified(struct kunit *test)
 	KUNIT_EXPECT_GT(test, md.max_data, 256 * 1024);
 }
 
+static struct quic_connection_id_info ctl_cid_get(struct kunit *test, struct socket *sock,
+						  bool dest)
+{
+	struct quic_connection_id_info info = { .dest = dest };
+	unsigned int len = sizeof(info);
+
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_ID, &info,
+						     &len), 0);
+	return info;
+}
+
+static int ctl_cid_set(struct socket *sock, bool dest, u32 active, u32 prior_to)
+{
+	struct quic_connection_id_info info = {
+		.dest = dest, .active = active, .prior_to = prior_to,
+	};
+
+	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_ID, &info, sizeof(info));
+}
+
+/* The number of IDs in a set, read under the socket lock. */
+static u32 ctl_cid_count(struct socket *sock, bool dest)
+{
+	u32 n;
+
+	lock_sock(sock->sk);
+	n = (dest ? quic_dest(sock->sk) : quic_source(sock->sk))->count;
+	release_sock(sock->sk);
+	return n;
+}
+
+/* One round trip on a fresh stream: what was queued before has arrived. */
+static void ctl_round_trip(struct kunit *test, struct conn_pair *p, s64 id)
+{
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, id, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "rt", 2), 2);
+	conn_expect_stream(test, p->server, id, "rt", 2);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->server, id, MSG_STREAM_FIN, "tr", 2), 2);
+	conn_expect_stream(test, p->client, id, "tr", 2);
+}
+
+/* RFC 9000 Section 5.1.1: each side gives the other as many IDs as its
+ * active_connection_id_limit allows (the client asks for 4, the server
+ * keeps the default 2), each with a stateless reset token.
+ */
+static void ctl_each_side_holds_the_ids_the_other_allows(struct kunit *test)
+{
+	struct conn_pair p = { .client_cid_limit = 4 };
+	struct quic_connection_id_info info;
+
+	conn_handshake(test, ctl_v4, 63110, &p);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_EXPECT_EQ(test, ctl_cid_count(p.server, false), 4);
+	KUNIT_EXPECT_EQ(test, ctl_cid_count(p.client, true), 4);
+	KUNIT_EXPECT_EQ(test, ctl_cid_count(p.client, false), 2);
+	KUNIT_EXPECT_EQ(test, ctl_cid_count(p.server, true), 2);
+
+	info = ctl_cid_get(test, p.client, true);
+	KUNIT_EXPECT_EQ(test, info.active, 0);
+	KUNIT_EXPECT_EQ(test, info.prior_to, 0);
+	info = ctl_cid_get(test, p.server, false);
+	KUNIT_EXPECT_EQ(test, info.active, 0);
+	KUNIT_EXPECT_EQ(test, info.prior_to, 0);
+}
+
+/* QUIC_SOCKOPT_CONNECTION_ID with dest 1: the client moves to the
+ * server's ID 2 and retires 0 and 1; the server replaces them and the
+ * connection goes on.
+ */
+static void ctl_switching_to_another_peer_id_retires_the_older_ones(struct kunit *test)
+{
+	struct conn_pair p = { .client_cid_limit = 4 };
+	struct quic_connection_id_info info;
+	int i;
+
+	conn_handshake(test, ctl_v4, 63111, &p);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_EXPECT_EQ(test, ctl_cid_set(p.client, true, 9, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ctl_cid_set(p.client, true, 1, 2), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ctl_cid_set(p.client, true, 2, 2), 0);
+	info = ctl_cid_get(test, p.client, true);
+	KUNIT_EXPECT_EQ(test, info.active, 2);
+	KUNIT_EXPECT_EQ(test, info.prior_to, 2);
+
+	ctl_round_trip(test, &p, 4);
+	/* The server retired 0 and 1 and issued 4 and 5. */
+	for (i = 0; i < 100 && ctl_cid_count(p.client, true) < 4; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, ctl_cid_count(p.client, true), 4);
+	info = ctl_cid_get(test, p.server, false);
+	KUNIT_EXPECT_EQ(test, info.prior_to, 2);
+	ctl_round_trip(test, &p, 8);
+}
+
+/* QUIC_SOCKOPT_CONNECTION_ID with dest 0: the server asks the client to
+ * retire its IDs below 2; the client must move off the one it uses and is
+ * told so with QUIC_EVENT_CONNECTION_ID.
+ */
+static void ctl_peer_retiring_the_id_in_use_is_notified(struct kunit *test)
+{
+	struct quic_connection_id_info info;
+	struct conn_pair p = {};
+
+	conn_handshake(test, ctl_v4, 63112, &p);
+	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_CONNECTION_ID, true), 0);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_EXPECT_EQ(test, ctl_cid_set(p.server, false, 0, 5), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ctl_cid_set(p.server, false, 0, 2), 0);
+	ctl_wait_event(test, p.client, QUIC_EVENT_CONNECTION_ID, &info, sizeof(info));
+	KUNIT_EXPECT_EQ(test, info.dest, 1);
+	KUNIT_EXPECT_EQ(test, info.active, 2);
+	KUNIT_EXPECT_EQ(test, info.prior_to, 2);
+	ctl_round_trip(test, &p, 4);
+	info = ctl_cid_get(test, p.server, false);
+	KUNIT_EXPECT_GE(test, info.prior_to, 2);
+}
+
+/* RFC 9000 Section 10.3.1: a datagram ending with a reset token of the
+ * peer's ends the connection at once (ECONNRESET); a datagram with a
+ * token we never got is just dropped.
+ */
+static void ctl_stateless_reset_ends_the_connection(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_conn_id_entry *own, *srv_id;
+	struct socket *udp;
+	union quic_addr to;
+	struct msghdr msg = {};
+	struct kvec iov;
+	u8 dgram[48];
+	int len = sizeof(to);
+
+	conn_handshake(test, ctl_v4, 63113, &p);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(p.client, &to.sa), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+					       &udp), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, udp), 0);
+
+	/* A short header to the client's ID, as the server would send it. */
+	get_random_bytes(dgram, sizeof(dgram));
+	dgram[0] = 0x40 | (dgram[0] & 0x3f);
+	lock_sock(p.client->sk);
+	own = quic_conn_id_active(quic_source(p.client->sk));
+	memcpy(dgram + 1, own->id.data, own->id.len);
+	release_sock(p.client->sk);
+	msg.msg_name = &to;
+	msg.msg_namelen = len;
+
+	/* Random tail: not a reset; the connection lives on. */
+	iov.iov_base = dgram;
+	iov.iov_len = sizeof(dgram);
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, sizeof(dgram)), sizeof(dgram));
+	ctl_round_trip(test, &p, 4);
+
+	/* The tail the server's ID 0 gets: its stateless reset token. */
+	lock_sock(p.server->sk);
+	srv_id = quic_conn_id_find(quic_source(p.server->sk), 0);
+	KUNIT_ASSERT_NOT_NULL(test, srv_id);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&srv_id->id, dgram + sizeof(dgram) - 16), 0);
+	release_sock(p.server->sk);
+	msg.msg_name = &to;
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, sizeof(dgram)), sizeof(dgram));
+	KUNIT_EXPECT_EQ(test, conn_recv(p.client, QUIC_STREAM_INFO, dgram, 8, dgram, 8),
+			-ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.client->sk));
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -433,6 +605,10 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_close_notification_comes_before_the_error),
 	KUNIT_CASE(ctl_short_buffer_truncates_a_notification),
 	KUNIT_CASE(ctl_raised_limits_are_notified),
+	KUNIT_CASE(ctl_each_side_holds_the_ids_the_other_allows),
+	KUNIT_CASE(ctl_switching_to_another_peer_id_retires_the_older_ones),
+	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
+	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
 	{}
 };
 

@@ -321,6 +321,18 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
+	if (p->client_cid_limit) {
+		struct quic_transport_param prm = {};
+		unsigned int len = sizeof(prm);
+
+		KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p->client->sk,
+							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+							     &len), 0);
+		prm.active_connection_id_limit = p->client_cid_limit;
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk,
+							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+							     sizeof(prm)), 0);
+	}
 	KUNIT_ASSERT_EQ(test, kernel_connect(p->client, &a.sa, conn_addr_len(c->family), 0), 0);
 
 	/* ClientHello in the client's Initial; the server accepts it. */

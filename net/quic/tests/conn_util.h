@@ -26,6 +26,7 @@ struct conn_case {
 /* @user_client: the client is a user socket (sock_create()), which
  * lingers after close() (close.c); kernel sockets do not.
  * @listen_events: bit per QUIC_EVENT_* enabled on the listener.
+ * @client_cid_limit: the client's active_connection_id_limit (0: default).
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -35,6 +36,7 @@ struct conn_pair {
 	u16 server_max_streams;
 	u32 probe_interval;
 	u32 listen_events;
+	u8 client_cid_limit;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

@@ -108,9 +108,9 @@ static void socket_unknown_option_is_enoprotoopt(struct kunit *test)
 
 static void socket_connection_options_not_supported_yet(struct kunit *test)
 {
-	/* Connection ID and migration control arrive with their features. */
+	/* Migration control arrives with its feature. */
 	static const int names[] = {
-		QUIC_SOCKOPT_CONNECTION_ID, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+		QUIC_SOCKOPT_CONNECTION_MIGRATION,
 	};
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
 	unsigned int len;
@@ -152,6 +152,27 @@ static void socket_connection_actions_need_a_connection(struct kunit *test)
 						     sizeof(ei) - 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_KEY_UPDATE, NULL, 0),
 			-ENOTCONN);
+}
+
+/* QUIC_SOCKOPT_CONNECTION_ID: exact structure both ways, then a connection. */
+static void socket_connection_id_needs_a_connection(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_connection_id_info info = { .dest = 1 };
+	unsigned int len = sizeof(info);
+
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_ID, &info, &len),
+			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_ID, &info,
+						     sizeof(info)), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_ID, &info,
+						     sizeof(info) - 1), -EINVAL);
+	info.dest = 2;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_ID, &info, &len),
+			-EINVAL);
+	len = sizeof(info) - 1;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_ID, &info, &len),
+			-EINVAL);
 }
 
 /*
@@ -655,6 +676,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
 	KUNIT_CASE(socket_connection_options_not_supported_yet),
 	KUNIT_CASE(socket_connection_actions_need_a_connection),
+	KUNIT_CASE(socket_connection_id_needs_a_connection),
 	KUNIT_CASE(socket_stream_open_needs_a_connection),
 	KUNIT_CASE(socket_connection_close_option_rules),
 	KUNIT_CASE(socket_data_calls_need_a_connection),

@@ -17,8 +17,9 @@
  * each check names the behaviour it checks. The cases cover stream opening,
  * reset and stop sending (RFC 9000 Sections 2-3, 19.4, 19.5), stream
  * states and limits as notifications (QUIC_SOCKOPT_EVENT), key update by
- * each side (RFC 9001 Section 6), the peer's close, DATAGRAM frames (RFC
- * 9221), the queue ioctls, poll() and ALPN.
+ * each side (RFC 9001 Section 6), connection IDs (RFC 9000 Section 5.1),
+ * the peer's close, DATAGRAM frames (RFC 9221), the queue ioctls, poll()
+ * and ALPN.
  *
  * Usage: functional [certificate directory, default /tests/certs]
  */
@@ -831,6 +832,62 @@ static void case_alpn(struct conn *c)
 	      (buf[len] = '\0', !strcmp(buf, ALPN)), "so does the client's");
 }
 
+static int cid_get(int fd, bool dest, struct quic_connection_id_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	info->dest = dest;
+	return getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_ID, info, &len);
+}
+
+static int cid_set(int fd, bool dest, uint32_t active, uint32_t prior_to)
+{
+	struct quic_connection_id_info info = {
+		.dest = dest, .active = active, .prior_to = prior_to,
+	};
+
+	return setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_ID, &info, sizeof(info));
+}
+
+/* One exchange on a new stream: the connection still carries data. */
+static bool round_trip(struct conn *c, int64_t sid, uint8_t seed)
+{
+	return send_pattern(c->cli, sid, MSG_STREAM_NEW | MSG_STREAM_FIN, 1000, seed) == 1000 &&
+	       read_stream(c->srv, sid, 1000, seed, true) &&
+	       send_pattern(c->srv, sid, MSG_STREAM_FIN, 1000, seed + 1) == 1000 &&
+	       read_stream(c->cli, sid, 1000, seed + 1, true);
+}
+
+/* RFC 9000 Section 5.1: connection IDs issued, switched and retired. */
+static void case_connection_ids(struct conn *c)
+{
+	struct quic_connection_id_info info;
+
+	check(round_trip(c, 0, 30), "a first exchange delivers the IDs each side issued");
+	check(!cid_get(c->cli, true, &info) && info.active == 0 && info.prior_to == 0,
+	      "the client sends to the server's ID 0, the lowest it holds");
+	check(!cid_get(c->srv, false, &info) && info.active == 0,
+	      "the server's own ID in use is 0");
+	check_errno(cid_set(c->cli, true, 7, 0), EINVAL,
+		    "switching to an ID the peer never issued is EINVAL");
+	check_errno(cid_set(c->cli, true, 0, 1), EINVAL,
+		    "retiring the ID one switches to is EINVAL");
+	check(!cid_set(c->cli, true, 1, 1), "the client moves to the server's ID 1, retiring 0");
+	check(!cid_get(c->cli, true, &info) && info.active == 1 && info.prior_to == 1,
+	      "the client now uses 1 and holds nothing below it");
+	check(round_trip(c, 4, 32), "data flows on the new ID");
+	check(!event_set(c->cli, QUIC_EVENT_CONNECTION_ID, true),
+	      "the client enables CONNECTION_ID");
+	check(!cid_set(c->srv, false, 0, 3), "the server asks the client to retire its IDs below 3");
+	check(wait_event(c->cli, QUIC_EVENT_CONNECTION_ID, &info, sizeof(info)) == sizeof(info),
+	      "the client is told it had to change IDs");
+	check(info.dest == 1 && info.active >= 3, "it now sends to an ID of 3 or above");
+	check(round_trip(c, 8, 34), "and the connection carries on");
+	check_errno(cid_set(c->srv, false, 0, 99), EINVAL,
+		    "asking to retire IDs never issued is EINVAL");
+}
+
 #define EV(x)	(1u << (x))
 
 static struct fn_case cases[] = {
@@ -863,6 +920,8 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET6 } },
 	{ "poll and shutdown", 9, case_poll_shutdown,
 	  { .family = AF_INET } },
+	{ "connection IDs", 14, case_connection_ids,
+	  { .family = AF_INET6 } },
 	{ "alpn", 2, case_alpn,
 	  { .family = AF_INET6, .psk = true } },
 };

@@ -20,8 +20,10 @@
  *   quic_errinfo (EINVAL otherwise, EFAULT when unreadable), then need a
  *   connection (ENOTCONN); KEY_UPDATE (7) ignores its value and needs a
  *   connection. All three are set only: a get is EOPNOTSUPP.
- * - options 4 and 6 (connection ID, migration) are EOPNOTSUPP until they
- *   land, whatever the length or pointer. An unknown option is ENOPROTOOPT.
+ * - CONNECTION_ID (4) takes exactly a struct quic_connection_id_info both
+ *   ways, then needs a connection (ENOTCONN).
+ * - option 6 (migration) is EOPNOTSUPP until it lands, whatever the
+ *   length or pointer. An unknown option is ENOPROTOOPT.
  * - STREAM_OPEN (1) is a get only (a set is EOPNOTSUPP): its length and
  *   pointers are checked first, then it needs a connection (ENOTCONN).
  * - CONNECTION_CLOSE (5) takes a struct quic_connection_close whose phrase
@@ -59,6 +61,7 @@ enum kind {
 	K_ALPN,		/* "name1,name2" list */
 	K_DATAPATH,	/* arrives with its feature */
 	K_ERRINFO,	/* stream action: struct quic_errinfo, set only */
+	K_CID,		/* connection ID control: a structure both ways, live only */
 	K_KEYUPDATE,	/* action without a value, set only */
 	K_OPEN,		/* STREAM_OPEN: a get that needs a connection */
 	K_CLOSE,	/* structure with a NUL-terminated tail */
@@ -85,7 +88,7 @@ static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_STREAM_RESET, "STREAM_RESET", K_ERRINFO, sizeof(struct quic_errinfo) },
 	{ QUIC_SOCKOPT_STREAM_STOP_SENDING, "STREAM_STOP_SENDING", K_ERRINFO,
 	  sizeof(struct quic_errinfo) },
-	{ QUIC_SOCKOPT_CONNECTION_ID, "CONNECTION_ID", K_DATAPATH,
+	{ QUIC_SOCKOPT_CONNECTION_ID, "CONNECTION_ID", K_CID,
 	  sizeof(struct quic_connection_id_info) },
 	{ QUIC_SOCKOPT_CONNECTION_CLOSE, "CONNECTION_CLOSE", K_CLOSE, CLOSE_LONGEST },
 	{ QUIC_SOCKOPT_CONNECTION_MIGRATION, "CONNECTION_MIGRATION", K_DATAPATH,
@@ -137,10 +140,12 @@ static int dispatch_errno(const struct opt *o, bool get)
 	return get ? get_dispatch[o->kind] : set_dispatch[o->kind];
 }
 
-/* A well-formed get: STREAM_OPEN checks its input, then wants a connection. */
+/* A well-formed get: STREAM_OPEN and CONNECTION_ID check their input, then
+ * want a connection.
+ */
 static int get_errno(const struct opt *o)
 {
-	return o->kind == K_OPEN ? ENOTCONN : dispatch_errno(o, true);
+	return o->kind == K_OPEN || o->kind == K_CID ? ENOTCONN : dispatch_errno(o, true);
 }
 
 /* A malformed request: the option's own check, unless dispatch refuses first. */
@@ -156,7 +161,7 @@ static int set_errno(const struct opt *o)
 {
 	if (o->kind == K_SECRET || o->kind == K_PARAM_EXT)
 		return EINVAL;
-	if (o->kind == K_ERRINFO)
+	if (o->kind == K_ERRINFO || o->kind == K_CID)
 		return ENOTCONN;
 	return dispatch_errno(o, false);
 }
