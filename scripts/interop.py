@@ -52,6 +52,7 @@ CASES = [
 	('chacha20', [('cc-32k.bin', 32 * KIB)]),
 	('v2', [('v2-16k.bin', 16 * KIB)]),
 	('http3', [('h3-96k.bin', 96 * KIB)]),
+	('keyupdate', [('ku-1m.bin', 1024 * KIB)]),
 ]
 # Our endpoint's role: against the peer's server, against the peer's
 # client, and both ends ours inside the guest (a baseline of the tools on
@@ -60,11 +61,15 @@ CASES = [
 ROLES = ('client', 'server', 'both')
 SELF_ALPN = 'hq-interop'
 SELF_PORT_BASE = 4700
-# What the capture must show besides decoded stream data, per case.
+# What the capture must show besides decoded stream data, per case; in
+# the filters PORT stands for the server's port.
 EXPECT = {
-	'chacha20': ('TLS_CHACHA20_POLY1305_SHA256 chosen',
-		     'tls.handshake.type == 2 && tls.handshake.ciphersuite == 0x1303'),
-	'v2': ('QUIC v2 packets', 'quic.version == 0x6b3343cf'),
+	'chacha20': [('TLS_CHACHA20_POLY1305_SHA256 chosen',
+		      'tls.handshake.type == 2 && tls.handshake.ciphersuite == 0x1303')],
+	'v2': [('QUIC v2 packets', 'quic.version == 0x6b3343cf')],
+	# RFC 9001 Section 6: the client updates, the server follows.
+	'keyupdate': [('client packets in key phase 1', 'udp.dstport == PORT && quic.key_phase == 1'),
+		      ('server packets in key phase 1', 'udp.srcport == PORT && quic.key_phase == 1')],
 }
 
 
@@ -384,9 +389,8 @@ class Driver:
 				     '; '.join(bad[:3]))
 		if packets and not stream:
 			o.why.append('capture: no STREAM frame decrypted')
-		if o.case in EXPECT:
-			what, flt = EXPECT[o.case]
-			if not count(flt):
+		for what, flt in EXPECT.get(o.case, []):
+			if not count(flt.replace('PORT', str(o.port))):
 				o.why.append(f'capture: no {what}')
 			else:
 				o.info.append(f'capture: {what}')

@@ -200,6 +200,7 @@ static int sock_drain(int fd, struct qt_app *app, uint8_t *buf)
  */
 int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 {
+	bool key_update = opts && opts->key_update;
 	struct pollfd pfd = { .fd = fd };
 	uint64_t now;
 	uint8_t *buf;
@@ -213,6 +214,16 @@ int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 			ret = -EINTR;
 			break;
 		}
+		/* EAGAIN until the handshake is confirmed: try again later. */
+		if (key_update) {
+			if (!setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_KEY_UPDATE, NULL, 0)) {
+				qt_info("key update started");
+				key_update = false;
+			} else if (errno != EAGAIN) {
+				qt_err("key update: %s", strerror(errno));
+				key_update = false;
+			}
+		}
 		want = app->ops->flush(app);
 		if (want < 0) {
 			ret = want;
@@ -222,7 +233,7 @@ int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 			ret = 0;
 			break;
 		}
-		timeout = want & QT_WANT_STREAM ? QT_RETRY_MS : 1000;
+		timeout = want & QT_WANT_STREAM || key_update ? QT_RETRY_MS : 1000;
 		if (opts && opts->deadline_ms) {
 			now = qt_now_ms();
 			if (now >= opts->deadline_ms) {
