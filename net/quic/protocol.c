@@ -18,6 +18,7 @@
 #include <net/protocol.h>
 
 #include "connid_ctl.h"
+#include "procfs.h"
 #include "socket.h"
 
 static unsigned int quic_net_id __read_mostly;
@@ -168,7 +169,9 @@ static int quic_net_proc_init(struct net *net)
 	qn->proc_net = proc_net_mkdir(net, "quic", net->proc_net);
 	if (!qn->proc_net)
 		return -ENOMEM;
-	if (!proc_create_net_single("snmp", 0444, qn->proc_net, quic_snmp_seq_show, NULL)) {
+	if (!proc_create_net_single("snmp", 0444, qn->proc_net, quic_snmp_seq_show, NULL) ||
+	    !proc_create_net_single("conns", 0444, qn->proc_net, quic_proc_conns_show, NULL) ||
+	    !proc_create_net_single("eps", 0444, qn->proc_net, quic_proc_eps_show, NULL)) {
 		remove_proc_subtree("quic", net->proc_net);
 		qn->proc_net = NULL;
 		return -ENOMEM;

@@ -18,8 +18,8 @@
  * reset and stop sending (RFC 9000 Sections 2-3, 19.4, 19.5), stream
  * states and limits as notifications (QUIC_SOCKOPT_EVENT), key update by
  * each side (RFC 9001 Section 6), connection IDs (RFC 9000 Section 5.1),
- * the peer's close, DATAGRAM frames (RFC 9221), the queue ioctls, poll()
- * and ALPN.
+ * the peer's close, DATAGRAM frames (RFC 9221), the queue ioctls, poll(),
+ * /proc/net/quic and ALPN.
  *
  * Usage: functional [certificate directory, default /tests/certs]
  */
@@ -888,6 +888,66 @@ static void case_connection_ids(struct conn *c)
 		    "asking to retire IDs never issued is EINVAL");
 }
 
+static ssize_t read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
+/* The line of @text that contains @needle, copied to @line. */
+static bool find_line(const char *text, const char *needle, char *line, size_t len)
+{
+	const char *p = strstr(text, needle), *b, *e;
+
+	if (!p)
+		return false;
+	for (b = p; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	snprintf(line, len, "%.*s", (int)(e - b), b);
+	return true;
+}
+
+/* /proc/net/quic/conns and eps list this namespace's sockets. */
+static void case_procfs(struct conn *c)
+{
+	struct sockaddr_in local, peer;
+	socklen_t alen = sizeof(local);
+	char *text = malloc(65536), line[256], want[64];
+
+	if (!text)
+		return;
+	getsockname(c->cli, (struct sockaddr *)&local, &alen);
+	alen = sizeof(peer);
+	getpeername(c->cli, (struct sockaddr *)&peer, &alen);
+
+	check(read_file("/proc/net/quic/conns", text, 65536) > 0, "/proc/net/quic/conns can be read");
+	check(!strncmp(text, "LOCAL_ADDRESS", 13), "it starts with its header line");
+	snprintf(want, sizeof(want), "192.0.2.2:%u ", ntohs(peer.sin_port));
+	check(find_line(text, want, line, sizeof(line)), "the client's connection is listed");
+	ktap_diag("%s", line);
+	snprintf(want, sizeof(want), "192.0.2.1:%u ", ntohs(local.sin_port));
+	check(strstr(line, want) != NULL, "with its local address and port");
+	check(strstr(line, "ESTABLISHED") != NULL, "in state ESTABLISHED");
+	check(strstr(line, "0x00000001") != NULL, "speaking QUIC v1");
+	check(!strstr(text, "LISTEN"), "the server's listener, in the other namespace, is not");
+
+	check(read_file("/proc/net/quic/eps", text, 65536) > 0, "/proc/net/quic/eps can be read");
+	snprintf(want, sizeof(want), ":%u ", ntohs(local.sin_port));
+	check(find_line(text, want, line, sizeof(line)) && strstr(line, " 1"),
+	      "the client's UDP tunnel is listed, used by one socket");
+	free(text);
+}
+
 #define EV(x)	(1u << (x))
 
 static struct fn_case cases[] = {
@@ -922,6 +982,8 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET } },
 	{ "connection IDs", 14, case_connection_ids,
 	  { .family = AF_INET6 } },
+	{ "procfs", 9, case_procfs,
+	  { .family = AF_INET } },
 	{ "alpn", 2, case_alpn,
 	  { .family = AF_INET6, .psk = true } },
 };
