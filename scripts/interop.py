@@ -53,6 +53,7 @@ CASES = [
 	('v2', [('v2-16k.bin', 16 * KIB)]),
 	('http3', [('h3-96k.bin', 96 * KIB)]),
 	('keyupdate', [('ku-1m.bin', 1024 * KIB)]),
+	('retry', [('rt-8k.bin', 8 * KIB)]),
 ]
 # Our endpoint's role: against the peer's server, against the peer's
 # client, and both ends ours inside the guest (a baseline of the tools on
@@ -70,6 +71,10 @@ EXPECT = {
 	# RFC 9001 Section 6: the client updates, the server follows.
 	'keyupdate': [('client packets in key phase 1', 'udp.dstport == PORT && quic.key_phase == 1'),
 		      ('server packets in key phase 1', 'udp.srcport == PORT && quic.key_phase == 1')],
+	# RFC 9000 Section 8.1.2: a Retry, then an Initial bringing its token.
+	'retry': [('Retry from the server', 'udp.srcport == PORT && quic.long.packet_type == 3'),
+		  ('client Initial with a token',
+		   'udp.dstport == PORT && quic.long.packet_type == 0 && quic.token_length > 0')],
 }
 
 

@@ -18,6 +18,7 @@
 #include <net/inet_common.h>
 #include <net/sock.h>
 
+#include "addrval.h"
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
@@ -196,6 +197,7 @@ int quic_conn_init(struct sock *sk)
 	qs->outq.probe_done = quic_conn_probe_done;
 	quic_inq_init(&qs->inq);
 	INIT_DELAYED_WORK(&qs->key_work, quic_conn_key_work);
+	INIT_WORK(&qs->retry_work, quic_addrval_retry_work);
 	quic_timer_init(sk, &qs->timers, &quic_xmit_timer_ops);
 
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {
@@ -738,7 +740,16 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 		err = quic_conn_id_add(quic_source(newsk), &scid, 0, NULL, GFP_KERNEL);
 	if (err)
 		goto out;
-	quic_path_set_orig_dcid(paths, &req->dcid);
+	/* RFC 9000 Section 7.3: after a Retry the original ID is the token's,
+	 * and the Retry's Source Connection ID is the one the client now uses.
+	 */
+	if (req->retry) {
+		quic_path_set_orig_dcid(paths, &req->odcid);
+		paths->retry = 1;
+		paths->retry_dcid = req->dcid;
+	} else {
+		quic_path_set_orig_dcid(paths, &req->dcid);
+	}
 	quic_sk(newsk)->peer_scid = req->scid;
 	quic_sk(newsk)->peer_scid_set = 1;
 	err = quic_crypto_initial_keys_install(quic_crypto(newsk, QUIC_CRYPTO_INITIAL),
@@ -750,6 +761,9 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 	quic_outq(newsk)->is_serv = 1;
 	/* RFC 9002 Appendix A.8: a server takes its own address as validated. */
 	quic_outq_set_peer_validated(quic_outq(newsk));
+	/* A token proved the client's address: no amplification limit. */
+	if (req->validated)
+		quic_path_set_validated(paths, true);
 	quic_conn_rcvbuf(newsk);
 	quic_conn_apply_remote(newsk);
 
@@ -995,6 +1009,8 @@ static void quic_conn_established(struct sock *sk)
 	if (!serv)
 		return;
 	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &done, GFP_KERNEL);
+	/* RFC 9000 Section 8.1.3: a token for the client's next connection. */
+	quic_addrval_new_token(sk);
 	quic_conn_confirmed(sk);
 }
 
@@ -1087,6 +1103,10 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 	if (serv) {
 		params->orig_dcid = quic_paths(sk)->orig_dcid;
 		params->present |= QUIC_PARAM_HAS_ORIG_DCID;
+		if (quic_paths(sk)->retry) {
+			params->retry_scid = quic_paths(sk)->retry_dcid;
+			params->present |= QUIC_PARAM_HAS_RETRY_SCID;
+		}
 		/* RFC 9000 Section 10.3: the token of the ID of the handshake. */
 		if (scid->id.len && !quic_cid_reset_token(&scid->id, params->reset_token))
 			params->tp.stateless_reset = 1;
@@ -1133,8 +1153,11 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 	err = quic_param_decode(sk, serv, data, len, params);
 	if (!err) {
 		seen.peer_scid = qs->peer_scid_set ? &qs->peer_scid : NULL;
-		if (!serv)
+		if (!serv) {
 			seen.odcid = &quic_paths(sk)->orig_dcid;
+			if (quic_paths(sk)->retry)
+				seen.retry_scid = &quic_paths(sk)->retry_dcid;
+		}
 		err = quic_param_cid_auth(params, serv, &seen);
 	}
 	if (err) {

@@ -46,7 +46,11 @@ struct sock;
  *	the Initial packets (RFC 9001 Section 5.2) and comes back as our
  *	original_destination_connection_id (RFC 9000 Section 7.3)
  * @scid: the client's Source Connection ID, our Destination Connection ID
+ * @odcid: after a Retry: the client's first Destination Connection ID, from
+ *	the token (then @dcid is the Retry's Source Connection ID)
  * @version: QUIC version of the client's Initial
+ * @retry: the Initial carried a valid Retry token
+ * @validated: the Initial carried a valid token: the address is validated
  * @skbs: the client's datagrams, processed by the new socket after accept()
  */
 struct quic_request {
@@ -55,7 +59,10 @@ struct quic_request {
 	union quic_addr daddr;
 	struct quic_conn_id dcid;
 	struct quic_conn_id scid;
+	struct quic_conn_id odcid;
 	u32 version;
+	u8 retry:1;
+	u8 validated:1;
 	struct sk_buff_head skbs;
 };
 

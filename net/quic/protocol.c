@@ -17,6 +17,7 @@
 #include <net/netns/generic.h>
 #include <net/protocol.h>
 
+#include "addrval.h"
 #include "connid_ctl.h"
 #include "procfs.h"
 #include "socket.h"
@@ -366,6 +367,10 @@ static __init int quic_init(void)
 	if (err)
 		goto err_cid;
 
+	err = quic_addrval_init();
+	if (err)
+		goto err_addrval;
+
 	err = quic_protosw_init();
 	if (err)
 		goto err_protosw;
@@ -380,6 +385,8 @@ static __init int quic_init(void)
 err_sysctl:
 	quic_protosw_exit();
 err_protosw:
+	quic_addrval_exit();
+err_addrval:
 	quic_cid_exit();
 err_cid:
 	quic_close_wq_destroy();
@@ -396,6 +403,7 @@ static __exit void quic_exit(void)
 {
 	unregister_net_sysctl_table(quic_sysctl_header);
 	quic_protosw_exit();
+	quic_addrval_exit();
 	quic_cid_exit();
 	quic_close_wq_destroy();
 	unregister_pernet_subsys(&quic_net_ops);

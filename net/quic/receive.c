@@ -25,6 +25,7 @@
 #include <net/sock.h>
 #include <net/udp.h>
 
+#include "addrval.h"
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
@@ -404,11 +405,13 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_INVHDRDROP);
 		return 0;
 	}
-	if (hdr.type == QUIC_PACKET_RETRY ||
-	    (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version)) {
-		/* Retry and compatible version negotiation are not handled
-		 * yet; such packets are dropped.
-		 */
+	if (hdr.type == QUIC_PACKET_RETRY) {
+		if (!quic_addrval_retry_rcv(sk, skb, &hdr))
+			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+		return 0;	/* a Retry takes the rest of the datagram */
+	}
+	if (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version) {
+		/* Compatible version negotiation is not handled yet. */
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		return hdr.len;
 	}
@@ -518,6 +521,32 @@ static void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 		sk->sk_data_ready(sk);
 }
 
+/*
+ * RFC 9000 Section 8.1: the token of a client's first Initial, and a Retry
+ * when the listener validates addresses and the token proves nothing.
+ * Return: true when the Initial was answered with a Retry (or dropped).
+ */
+static bool quic_rcv_listen_validate(struct sock *sk, struct sk_buff *skb,
+				     struct quic_request *req)
+{
+	struct quic_packet_hdr hdr;
+	const u8 *p = skb->data;
+	u32 len = skb->len;
+
+	if (quic_packet_parse(&p, &len, 0, false, &hdr))
+		return false;	/* quic_rcv_packet() of the new socket drops it */
+	if (hdr.token_len)
+		quic_addrval_check(&req->daddr, hdr.token, hdr.token_len, req);
+	if (req->validated || !quic_config(sk)->validate_peer_address)
+		return false;
+	/* The rest of a first flight spanning datagrams gets a Retry too: the
+	 * client takes only the first one.
+	 */
+	if (quic_addrval_send_retry(sk, req))
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+	return true;
+}
+
 /* A datagram reaching a listener: a new client's first Initial (RFC 9000
  * Section 7.2: a Destination Connection ID of at least 8 bytes, Section
  * 14.1: in a datagram of at least 1200 bytes), queued for accept().
@@ -543,6 +572,10 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	quic_conn_id_set(&req.dcid, inv.dcid, inv.dcid_len);
 	quic_conn_id_set(&req.scid, inv.scid, inv.scid_len);
 	req.version = inv.version;
+	if (quic_rcv_listen_validate(sk, skb, &req)) {
+		kfree_skb(skb);
+		return;
+	}
 	err = quic_conn_request_add(sk, &req, skb);
 	if (err) {
 		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);

@@ -409,6 +409,42 @@ void quic_outq_discard_space(struct quic_outq *outq, u8 level)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_discard_space);
 
 /**
+ * quic_outq_retry - the client got a Retry: its Initial data goes out again
+ * @outq: the client's queue
+ *
+ * RFC 9002 Section 6.3 and RFC 9000 Section 17.2.5.3: the server processed
+ * none of the Initial packets sent so far. They leave the bytes in flight
+ * without a congestion response (discarded, not lost) and their frames go
+ * back to the front of the Initial space's queue, to be sent in new
+ * Initial packets whose numbers go on from the last one. The loss and PTO
+ * state of the space starts over.
+ */
+void quic_outq_retry(struct quic_outq *outq)
+{
+	u8 idx = quic_pnspace_index(QUIC_CRYPTO_INITIAL);
+	struct quic_outq_space *sp = &outq->spaces[idx];
+	struct quic_outq_frame *fr, *ftmp;
+	struct quic_outq_packet *pkt, *tmp;
+	LIST_HEAD(requeue);
+
+	list_for_each_entry_safe(pkt, tmp, &sp->sent, list) {
+		list_del(&pkt->list);
+		quic_outq_unflight(outq, idx, pkt);
+		if (pkt->in_flight)
+			quic_cong_on_packet_discarded(outq->cong, pkt->size);
+		list_for_each_entry_safe(fr, ftmp, &pkt->frames, list) {
+			list_del(&fr->list);
+			quic_outq_frame_lost(outq, fr, &requeue);
+		}
+		kfree(pkt);
+	}
+	list_splice(&requeue, &sp->retrans);
+	outq->pnspace[idx].loss_time = 0;
+	quic_cong_pto_reset(outq->cong);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_retry);
+
+/**
  * quic_outq_abandon - an immediate close: nothing queued or in flight matters
  * @outq: the queue
  *

@@ -83,6 +83,7 @@ enum quic_state {
  * @send_stream_id: stream of the last sendmsg() without QUIC_STREAM_INFO, or -1
  * @peer_scid: Source Connection ID of the peer's first Initial (RFC 9000 7.3)
  * @key_work: prepares the next 1-RTT key generation after a key update
+ * @retry_work: client: derives the Initial keys again after a Retry
  * @peer_scid_set: @peer_scid is known
  * @remote_param_set: the peer's transport parameters were taken
  */
@@ -122,6 +123,7 @@ struct quic_sock {
 	s64				send_stream_id;
 	struct quic_conn_id		peer_scid;
 	struct delayed_work		key_work;
+	struct work_struct		retry_work;
 	u8				peer_scid_set:1;
 	u8				remote_param_set:1;
 };

@@ -39,6 +39,7 @@ struct server_opts {
 	const char *keylog;
 	const char *ca;
 	bool hq, h3;		/* in --alpn */
+	bool retry;
 };
 
 struct children {
@@ -68,6 +69,8 @@ static void usage(FILE *f)
 "  --alpn LIST         protocols offered, comma separated, of h3 and\n"
 "                      hq-interop (default: h3,hq-interop)\n"
 "  --keylog FILE       append the TLS secrets to FILE (NSS key log format)\n"
+"  --retry             validate client addresses: answer each new client with\n"
+"                      a Retry unless it brings a token (RFC 9000 Section 8.1)\n"
 "  --ca FILE           CA certificates (PEM) for verifying peers; accepted\n"
 "                      for symmetry with quic-client, no effect today:\n"
 "                      libquic requests no client certificate\n"
@@ -104,7 +107,7 @@ static int parse_alpn(struct server_opts *o)
 static int parse_args(int argc, char **argv, struct server_opts *o)
 {
 	enum { O_LISTEN = 256, O_CERT, O_KEY, O_ROOT, O_ALPN, O_PSK, O_KEYLOG, O_CA,
-	       O_QUIET, O_VERBOSE, O_HELP };
+	       O_RETRY, O_QUIET, O_VERBOSE, O_HELP };
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "cert", required_argument, NULL, O_CERT },
@@ -114,6 +117,7 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 		{ "psk", required_argument, NULL, O_PSK },
 		{ "keylog", required_argument, NULL, O_KEYLOG },
 		{ "ca", required_argument, NULL, O_CA },
+		{ "retry", no_argument, NULL, O_RETRY },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
@@ -150,6 +154,9 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 		case O_CA:
 			o->ca = optarg;
 			break;
+		case O_RETRY:
+			o->retry = true;
+			break;
 		case O_QUIET:
 			qt_log_level = QT_LOG_ERR;
 			break;
@@ -185,6 +192,19 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 	if (o->ca && access(o->ca, R_OK))
 		return qt_bad_usage("--ca: cannot read '%s'", o->ca);
 	return 0;
+}
+
+/* --retry: the listener validates addresses (QUIC_SOCKOPT_CONFIG). */
+static int set_retry(int fd)
+{
+	struct quic_config cfg;
+	socklen_t len = sizeof(cfg);
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		return -1;
+	cfg.validate_peer_address = 1;
+	return setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg));
 }
 
 /* Fill @ss from --listen. Returns its length, or 0 when it is no address. */
@@ -442,6 +462,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (setsockopt(lfd, SOL_QUIC, QUIC_SOCKOPT_ALPN, o.alpn, strlen(o.alpn)) ||
+	    (o.retry && set_retry(lfd)) ||
 	    bind(lfd, (struct sockaddr *)&ss, sslen) || listen(lfd, 128)) {
 		qt_err("listening on %s: %s", o.listen, strerror(errno));
 		close(lfd);

@@ -86,6 +86,26 @@ static void ctl_wait_event(struct kunit *test, struct socket *sock, u8 type, voi
 	KUNIT_FAIL(test, "no event %u in 1000 messages", type);
 }
 
+/* As ctl_wait_event(), for a payload of variable length: returns it. */
+static int ctl_wait_event_len(struct kunit *test, struct socket *sock, u8 type, void *out,
+			      size_t len)
+{
+	u8 buf[1200];
+	int ret, flags, n;
+
+	for (n = 0; n < 1000; n++) {
+		ret = ctl_recv_any(sock, buf, sizeof(buf), &flags);
+		if (ret <= 0)
+			return ret;
+		if (!(flags & MSG_NOTIFICATION) || buf[0] != type)
+			continue;
+		ret = min_t(int, ret - 1, len);
+		memcpy(out, buf + 1, ret);
+		return ret;
+	}
+	return -ENOENT;
+}
+
 /* Read until the stream update of @id reaching @state. */
 static void ctl_wait_update(struct kunit *test, struct socket *sock, s64 id, u8 state,
 			    struct quic_stream_update *u)
@@ -584,6 +604,46 @@ static void ctl_stateless_reset_ends_the_connection(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.client->sk));
 }
 
+/* RFC 9000 Sections 8.1.2 and 17.2.5: a listener that validates addresses
+ * answers the first Initial with a Retry; the client comes back with the
+ * token and new keys, both ends record the IDs of Section 7.3, and the
+ * connection works. The server then sends NEW_TOKEN: a second connection
+ * presenting it is validated from its first packet, without a Retry.
+ */
+static void ctl_retry_then_new_token(struct kunit *test)
+{
+	struct conn_pair p = { .validate_peer_address = 1,
+			       .client_events = BIT(QUIC_EVENT_NEW_TOKEN) };
+	struct conn_pair q = { .validate_peer_address = 1 };
+	u8 token[QUIC_TOKEN_MAX_LEN];
+	unsigned int len = sizeof(token);
+	int n;
+
+	conn_handshake(test, ctl_v4, 63114, &p);
+	KUNIT_EXPECT_TRUE(test, quic_paths(p.client->sk)->retry);
+	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->retry);
+	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->validated);
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_equal(&quic_paths(p.client->sk)->orig_dcid,
+						   &quic_paths(p.server->sk)->orig_dcid));
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_equal(&quic_paths(p.client->sk)->retry_dcid,
+						   &quic_paths(p.server->sk)->retry_dcid));
+	n = ctl_wait_event_len(test, p.client, QUIC_EVENT_NEW_TOKEN, token, sizeof(token));
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_TOKEN, token,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, len, n);
+	ctl_round_trip(test, &p, 0);
+
+	/* The next connection presents the token (as an application would). */
+	q.client_token = token;
+	q.client_token_len = len;
+	conn_handshake(test, ctl_v4, 63115, &q);
+	KUNIT_EXPECT_FALSE(test, quic_paths(q.client->sk)->retry);
+	KUNIT_EXPECT_FALSE(test, quic_paths(q.server->sk)->retry);
+	KUNIT_EXPECT_TRUE(test, quic_paths(q.server->sk)->validated);
+	ctl_round_trip(test, &q, 0);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -609,6 +669,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_switching_to_another_peer_id_retires_the_older_ones),
 	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
 	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
+	KUNIT_CASE(ctl_retry_then_new_token),
 	{}
 };
 

@@ -310,6 +310,12 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
 	if (p->server_max_streams)
 		conn_limit_streams(test, p->lsock, p->server_max_streams);
+	if (p->validate_peer_address) {
+		struct quic_config lcfg = { .validate_peer_address = 1 };
+
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk, QUIC_SOCKOPT_CONFIG,
+							     &lcfg, sizeof(lcfg)), 0);
+	}
 	for (i = 1; i <= QUIC_EVENT_MAX; i++) {
 		struct quic_event_option ev = { .type = i, .on = 1 };
 
@@ -317,10 +323,18 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 			KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk,
 								     QUIC_SOCKOPT_EVENT, &ev,
 								     sizeof(ev)), 0);
+		if (p->client_events & BIT(i))
+			KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk,
+								     QUIC_SOCKOPT_EVENT, &ev,
+								     sizeof(ev)), 0);
 	}
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
+	if (p->client_token)
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_TOKEN,
+							     p->client_token,
+							     p->client_token_len), 0);
 	if (p->client_cid_limit) {
 		struct quic_transport_param prm = {};
 		unsigned int len = sizeof(prm);

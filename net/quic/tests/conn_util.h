@@ -26,7 +26,11 @@ struct conn_case {
 /* @user_client: the client is a user socket (sock_create()), which
  * lingers after close() (close.c); kernel sockets do not.
  * @listen_events: bit per QUIC_EVENT_* enabled on the listener.
+ * @client_events: bit per QUIC_EVENT_* enabled on the client before connect().
  * @client_cid_limit: the client's active_connection_id_limit (0: default).
+ * @validate_peer_address: the listener answers with a Retry.
+ * @client_token: an address validation token the client presents.
+ * @client_token_len: its length.
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -36,7 +40,11 @@ struct conn_pair {
 	u16 server_max_streams;
 	u32 probe_interval;
 	u32 listen_events;
+	u32 client_events;
 	u8 client_cid_limit;
+	u8 validate_peer_address;
+	u8 *client_token;
+	u32 client_token_len;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

@@ -55,7 +55,8 @@ expect() {
 echo "KTAP version 1"
 
 # --help: exit 0, every option documented.
-for opt in --listen --root --cert --key --psk --alpn --keylog --ca --quiet --verbose --help; do
+for opt in --listen --root --cert --key --psk --alpn --keylog --retry --ca --quiet --verbose \
+	   --help; do
 	LD_PRELOAD=$preload "$server" --help > "$work/help" 2>&1
 	st=$?
 	grep -q -e "$opt " "$work/help"

@@ -15,7 +15,7 @@ bin=${QUIC_TOOLS:-/interop/bin}
 alpn=${ALPN:-hq-interop}
 
 case "$TESTCASE" in
-handshake|transfer|multiplexing|chacha20|v2|keyupdate) ;;
+handshake|transfer|multiplexing|chacha20|v2|keyupdate|retry) ;;
 http3) alpn=h3 ;;
 *) exit 127 ;;
 esac
@@ -45,6 +45,7 @@ server)
 	set -- --listen "0.0.0.0:${PORT:-443}" --cert "$CERTS/cert.pem" \
 		--key "$CERTS/priv.key" --root "${WWW:-/www}" --alpn "$alpn"
 	[ -n "$SSLKEYLOGFILE" ] && set -- "$@" --keylog "$SSLKEYLOGFILE"
+	[ "$TESTCASE" = retry ] && set -- "$@" --retry
 	exec "$bin/quic-server" "$@"
 	;;
 *)
