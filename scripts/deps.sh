@@ -14,7 +14,7 @@ PKGS=(
 	ccache sparse
 	qemu-system-x86 qemu-system-arm
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-	libgnutls28-dev gnutls-bin pkg-config valgrind libnghttp3-dev
+	libgnutls28-dev gnutls-bin pkg-config valgrind libnghttp3-dev groff-base
 )
 
 missing=()
