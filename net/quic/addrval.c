@@ -31,7 +31,6 @@
 #include "addrval.h"
 #include "connection.h"
 #include "crypto.h"
-#include "family.h"
 #include "packet.h"
 #include "receive.h"
 #include "socket.h"
@@ -144,10 +143,8 @@ int quic_addrval_send_retry(struct sock *sk, const struct quic_request *req)
 	struct quic_crypto *crypto = quic_addrval_retry_crypto(req->version);
 	u8 token[QUIC_ADDR_TOKEN_MAX_LEN], tag[QUIC_TAG_LEN];
 	struct quic_packet_hdr hdr = {};
-	union quic_addr da = req->daddr, sa = req->saddr;
 	u32 tokenlen = sizeof(token), headroom, room, left;
 	struct sk_buff *skb;
-	struct flowi fl;
 	u8 *p;
 	int err;
 
@@ -186,17 +183,7 @@ int quic_addrval_send_retry(struct sock *sk, const struct quic_request *req)
 	}
 	memcpy(p, tag, QUIC_TAG_LEN);
 	skb_put(skb, p - skb->data + QUIC_TAG_LEN);
-
-	/* A listener answers many clients: no route is kept on it. */
-	sk_dst_reset(sk);
-	err = quic_flow_route(sk, &da, &sa, &fl);
-	if (err < 0) {
-		kfree_skb(skb);
-		return err;
-	}
-	quic_lower_xmit(sk, skb, &da, &fl, 0);
-	sk_dst_reset(sk);
-	return 0;
+	return quic_xmit_stateless(sk, skb, &req->daddr, &req->saddr);
 }
 
 /**

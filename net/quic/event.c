@@ -184,3 +184,14 @@ void quic_event_connection_id(struct sock *sk, bool dest, u32 active, u32 prior_
 	info.prior_to = prior_to;
 	quic_event_queue(sk, QUIC_EVENT_CONNECTION_ID, &info, sizeof(info));
 }
+
+/**
+ * quic_event_migration - a connection migration completed
+ * @sk: the socket, owned
+ * @local: 1: we moved to a new local address; 0: the peer's new address
+ *	was validated
+ */
+void quic_event_migration(struct sock *sk, u8 local)
+{
+	quic_event_queue(sk, QUIC_EVENT_CONNECTION_MIGRATION, &local, sizeof(local));
+}

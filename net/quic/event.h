@@ -41,5 +41,6 @@ void quic_event_close(struct sock *sk, const struct quic_frame *f);
 void quic_event_key_update(struct sock *sk, u8 phase);
 void quic_event_new_token(struct sock *sk, const u8 *token, u32 len);
 void quic_event_connection_id(struct sock *sk, bool dest, u32 active, u32 prior_to);
+void quic_event_migration(struct sock *sk, u8 local);
 
 #endif /* __net_quic_event_h__ */

@@ -863,6 +863,9 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
 	pkt->size = tx->len + tx->overhead;
 	pkt->ack_eliciting = tx->ack_eliciting;
 	pkt->in_flight = tx->in_flight;
+	pkt->ecn = outq->ecn_mark;
+	if (pkt->ecn && outq->ecn_state == QUIC_ECN_TESTING && outq->ecn_tested < U8_MAX)
+		outq->ecn_tested++;
 
 	/* The peer never acknowledges a packet of ours that only holds ACK
 	 * frames unless something ack-eliciting follows (RFC 9000 Section

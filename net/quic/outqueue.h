@@ -116,6 +116,19 @@ struct quic_outq_packet {
 	u8 ack_eliciting:1;
 	u8 in_flight:1;
 	u8 pmtu_probe:1;
+	u8 ecn:1;
+};
+
+/* RFC 9000 Section 13.4.2: ECN validation. Packets are marked ECT(0)
+ * while testing (the first %QUIC_ECN_TEST_PACKETS) and once capable; the
+ * peer's ACK frames must account for them, or marking stops for good.
+ */
+#define QUIC_ECN_TEST_PACKETS	10
+
+enum quic_ecn_state {
+	QUIC_ECN_TESTING,
+	QUIC_ECN_CAPABLE,
+	QUIC_ECN_FAILED,
 };
 
 /* Probe packets one PTO expiry sends: RFC 9002 Section 6.2.4 allows up to
@@ -172,6 +185,10 @@ struct quic_outq_space {
  * @peer_validated: PeerCompletedAddressValidation() of RFC 9002 Appendix A.8
  * @confirmed: the handshake is confirmed (RFC 9001 Section 4.1.2)
  * @amp_limited: server: the anti-amplification limit blocks sending
+ * @ecn_mark: the datagram being built is marked ECT(0) (set by the sender)
+ * @ecn_state: &enum quic_ecn_state of the path
+ * @ecn_tested: packets marked while testing
+ * @ecn_lost: of those, the ones declared lost
  * @ack_info: scratch space for the ACK frame being written
  */
 struct quic_outq {
@@ -199,6 +216,10 @@ struct quic_outq {
 	u8 peer_validated:1;
 	u8 confirmed:1;
 	u8 amp_limited:1;
+	u8 ecn_mark:1;
+	u8 ecn_state;
+	u8 ecn_tested;
+	u8 ecn_lost;
 
 	struct quic_ack_info ack_info;
 };
@@ -298,6 +319,19 @@ static inline bool quic_outq_probe_pending(const struct quic_outq *outq, u8 leve
 }
 
 /* Setup and teardown (outqueue.c) */
+/**
+ * quic_outq_ecn_mark - whether the next datagram is marked ECT(0)
+ * @outq: the queue
+ *
+ * Return: true while testing (up to %QUIC_ECN_TEST_PACKETS) and once the
+ * path was found ECN-capable (RFC 9000 Section 13.4.2).
+ */
+static inline bool quic_outq_ecn_mark(const struct quic_outq *outq)
+{
+	return outq->ecn_state == QUIC_ECN_CAPABLE ||
+	       (outq->ecn_state == QUIC_ECN_TESTING && outq->ecn_tested < QUIC_ECN_TEST_PACKETS);
+}
+
 void quic_outq_init(struct quic_outq *outq, struct quic_pnspace *pnspace,
 		    struct quic_cong *cong, struct quic_stream_table *streams, bool is_serv);
 void quic_outq_free(struct quic_outq *outq);

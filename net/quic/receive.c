@@ -22,6 +22,7 @@
  */
 
 #include <linux/udp.h>
+#include <linux/unaligned.h>
 #include <net/sock.h>
 #include <net/udp.h>
 
@@ -29,7 +30,9 @@
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
+#include "family.h"
 #include "frame.h"
+#include "migrate.h"
 #include "packet.h"
 #include "receive.h"
 #include "socket.h"
@@ -40,6 +43,7 @@
 struct quic_rcv_pkt {
 	u8 level;
 	bool ack_eliciting;
+	bool non_probing;
 	bool closed;
 	u64 now;
 };
@@ -258,7 +262,7 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 		return quic_rcv_path_challenge(sk, f);
 	case QUIC_FRAME_PATH_RESPONSE:
 		if (quic_path_challenge_match(quic_paths(sk), f->path_data))
-			quic_path_challenge_clear(quic_paths(sk));
+			quic_migrate_path_response(sk);
 		return 0;
 	case QUIC_FRAME_CONNECTION_CLOSE:
 	case QUIC_FRAME_CONNECTION_CLOSE_APP:
@@ -319,6 +323,10 @@ static int quic_rcv_frames(struct sock *sk, struct quic_rcv_pkt *rp, const u8 *p
 		}
 		if (quic_frame_ack_eliciting(f.type))
 			rp->ack_eliciting = true;
+		/* RFC 9000 Section 9.1: the frames a probing packet may hold. */
+		if (f.type != QUIC_FRAME_PADDING && f.type != QUIC_FRAME_PATH_CHALLENGE &&
+		    f.type != QUIC_FRAME_PATH_RESPONSE && f.type != QUIC_FRAME_NEW_CONNECTION_ID)
+			rp->non_probing = true;
 		err = quic_rcv_frame(sk, rp, &f);
 		if (err == -ENOBUFS || err == -ENOMEM)
 			return err;	/* drop the packet unacknowledged */
@@ -378,6 +386,8 @@ static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
 		return;
 	skb_put_data(copy, skb->data, len);
 	copy->network_header = 0;
+	/* Its ECN codepoint and source address go with it. */
+	*QUIC_SKB_CB(copy) = *QUIC_SKB_CB(skb);
 	__skb_queue_tail(q, copy);
 }
 
@@ -385,6 +395,40 @@ static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
  * Process the packet at skb->data. Return: its length (to move to the
  * next coalesced packet), 0 to stop walking the datagram.
  */
+/*
+ * RFC 9000 Section 6.2: a client that has processed no packet of the
+ * server yet abandons the attempt on a Version Negotiation packet, unless
+ * it lists the version it chose (then it is discarded, as are packets
+ * whose connection IDs do not echo ours, Section 17.2.1). Taking another
+ * version from the list would need a new TLS handshake: the application
+ * gets EPROTONOSUPPORT and may connect again with it (RFC 9368 Section 2.1,
+ * incompatible version negotiation).
+ */
+static void quic_rcv_vn(struct sock *sk, struct sk_buff *skb)
+{
+	struct quic_conn_id_entry *own = quic_conn_id_active(quic_source(sk));
+	struct quic_path_group *paths = quic_paths(sk);
+	struct quic_packet_invariant inv;
+	u32 versions[16];
+	int n, i;
+
+	if (paths->serv || paths->retry || quic_sk(sk)->peer_scid_set ||
+	    !quic_is_establishing(sk) || !own)
+		goto drop;
+	n = quic_packet_parse_vn(skb->data, skb->len, &inv, versions, ARRAY_SIZE(versions));
+	if (n <= 0 || inv.dcid_len != own->id.len || memcmp(inv.dcid, own->id.data, inv.dcid_len) ||
+	    inv.scid_len != paths->orig_dcid.len ||
+	    memcmp(inv.scid, paths->orig_dcid.data, inv.scid_len))
+		goto drop;
+	for (i = 0; i < min_t(int, n, ARRAY_SIZE(versions)); i++)
+		if (versions[i] == quic_config(sk)->version)
+			goto drop;
+	quic_conn_closed(sk, EPROTONOSUPPORT);
+	return;
+drop:
+	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+}
+
 static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 {
 	struct quic_rcv_pkt rp = { .now = now };
@@ -396,8 +440,15 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	struct quic_conn_id_entry *own;
 	const u8 *p = skb->data;
 	u32 len = skb->len, tag;
+	bool largest;
 	int err;
 
+	/* A Version Negotiation packet is never coalesced (Section 17.2.1). */
+	if (len >= 5 && (p[0] & QUIC_HDR_FORM_LONG) &&
+	    get_unaligned_be32(p + 1) == QUIC_VERSION_NEGOTIATION) {
+		quic_rcv_vn(sk, skb);
+		return 0;
+	}
 	own = quic_conn_id_active(quic_source(sk));
 	err = quic_packet_parse(&p, &len, own ? own->id.len : 0,
 				quic_local_param(sk)->grease_quic_bit, &hdr);
@@ -478,6 +529,7 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		return hdr.len;
 	}
 
+	largest = pkt.number > space->max_pn_seen;
 	tag = quic_crypto_tag_len(crypto, hdr.type != QUIC_PACKET_1RTT);
 	if (quic_paths(sk)->serv && !quic_paths(sk)->validated)
 		quic_path_ampl_rcvd(quic_paths(sk), hdr.len);
@@ -491,6 +543,12 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	if (rp.closed)
 		return 0;
 	quic_rcv_packet_done(sk, &rp);
+	/* RFC 9000 Section 9.3: the client's non-probing packets with the
+	 * largest number so far lead to its new address.
+	 */
+	if (largest && rp.non_probing && hdr.type == QUIC_PACKET_1RTT &&
+	    !quic_cmp_sk_addr(sk, quic_path_daddr(quic_paths(sk), 0), &QUIC_SKB_CB(skb)->peer))
+		quic_migrate_peer_moved(sk, &QUIC_SKB_CB(skb)->peer, hdr.len);
 	/* RFC 9000 Section 10.1: any packet processed restarts the idle timer. */
 	quic_conn_idle_restart(sk);
 	return hdr.len;
@@ -519,6 +577,40 @@ static void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 	}
 	if (quic_inq_readable(quic_inq(sk)))
 		sk->sk_data_ready(sk);
+}
+
+/*
+ * RFC 9000 Section 6.1: a client's first datagram (at least 1200 bytes, so
+ * the answer amplifies nothing) in a version we do not speak gets a
+ * Version Negotiation packet listing v1, v2 and a reserved version
+ * 0x?a?a?a?a (Section 6.3), and no state is kept.
+ */
+static void quic_rcv_send_vn(struct sock *sk, struct sk_buff *skb,
+			     const struct quic_packet_invariant *inv)
+{
+	u32 versions[] = { QUIC_VERSION_V1, QUIC_VERSION_V2,
+			   (get_random_u32() & 0xf0f0f0f0) | 0x0a0a0a0a };
+	union quic_addr local, peer;
+	u32 headroom, room, left;
+	struct sk_buff *vn;
+	u8 *p;
+
+	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	/* First byte, version, two ID lengths and IDs, the list. */
+	room = 1 + 4 + 1 + 1 + inv->dcid_len + inv->scid_len + sizeof(versions);
+	vn = alloc_skb(headroom + room, GFP_ATOMIC);
+	if (!vn)
+		return;
+	skb_reserve(vn, headroom);
+	p = vn->data;
+	left = room;
+	if (quic_packet_build_vn(&p, &left, inv, versions, ARRAY_SIZE(versions))) {
+		kfree_skb(vn);
+		return;
+	}
+	skb_put(vn, p - vn->data);
+	quic_get_msg_addrs(skb, udp_hdr(skb), &local, &peer);
+	quic_xmit_stateless(sk, vn, &peer, &local);
 }
 
 /*
@@ -558,6 +650,13 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	int err;
 
 	err = quic_packet_peek(skb->data, skb->len, 0, &inv);
+	if (!err && inv.long_header && skb->len >= QUIC_MIN_UDP_PAYLOAD &&
+	    inv.version != QUIC_VERSION_NEGOTIATION &&
+	    !quic_packet_version_supported(inv.version)) {
+		quic_rcv_send_vn(sk, skb, &inv);
+		kfree_skb(skb);
+		return;
+	}
 	if (err || !inv.long_header || skb->len < QUIC_MIN_UDP_PAYLOAD ||
 	    !quic_packet_version_supported(inv.version) || inv.dcid_len < 8 ||
 	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN || inv.scid_len > QUIC_CONN_ID_MAX_LEN ||
@@ -665,6 +764,7 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	if (skb_linearize(skb) || !pskb_may_pull(skb, off + 1))
 		goto drop;
 	quic_get_msg_addrs(skb, udp_hdr(skb), &local, &peer);
+	QUIC_SKB_CB(skb)->peer = peer;
 	QUIC_SKB_CB(skb)->ecn = quic_get_msg_ecn(skb);
 	__skb_pull(skb, off);
 

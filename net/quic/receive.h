@@ -9,6 +9,8 @@
 
 #include <linux/types.h>
 
+#include "common.h"
+
 struct sk_buff;
 struct sock;
 
@@ -19,13 +21,16 @@ struct sock;
 
 /**
  * struct quic_skb_cb - what the receive path notes in a datagram's skb->cb
+ * @peer: the address it came from
  * @ecn: ECN codepoint of its IP header
  */
 struct quic_skb_cb {
+	union quic_addr peer;
 	u8 ecn;
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))
+static_assert(sizeof(struct quic_skb_cb) <= sizeof_field(struct sk_buff, cb));
 
 int quic_rcv(struct sock *udp_sk, struct sk_buff *skb);
 int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb);

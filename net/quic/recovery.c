@@ -28,6 +28,51 @@ static void quic_outq_unflight(struct quic_outq *outq, u8 idx, struct quic_outq_
 		outq->spaces[idx].eliciting--;
 }
 
+/* RFC 9000 Section 13.4.2.1: when every packet marked while testing was
+ * lost, the path (or a middlebox) drops ECT packets: stop marking.
+ */
+static void quic_outq_ecn_lost(struct quic_outq *outq, const struct quic_outq_packet *pkt)
+{
+	if (!pkt->ecn || outq->ecn_state != QUIC_ECN_TESTING)
+		return;
+	if (++outq->ecn_lost >= QUIC_ECN_TEST_PACKETS)
+		outq->ecn_state = QUIC_ECN_FAILED;
+}
+
+static u64 quic_outq_ecn_grew(const u64 *new, const u64 *old, int i)
+{
+	return new[i] > old[i] ? new[i] - old[i] : 0;
+}
+
+/*
+ * RFC 9000 Section 13.4.2.1: an ACK frame that newly acknowledges packets
+ * we sent with ECT(0) must report ECT(0) and ECN-CE counts that grew by at
+ * least their number, and no ECT(1) we never sent; otherwise marking stops
+ * for good. The first ACK that passes ends the testing: the path is
+ * ECN-capable. @old: the peer's counts before this frame.
+ */
+static void quic_outq_ecn_validate(struct quic_outq *outq, const struct quic_frame *f,
+				   const u64 *old, u32 marked)
+{
+	const u64 *new = f->ack.ecn;
+	u64 grew;
+
+	if (!marked || outq->ecn_state == QUIC_ECN_FAILED)
+		return;
+	if (f->type != QUIC_FRAME_ACK_ECN) {
+		outq->ecn_state = QUIC_ECN_FAILED;
+		return;
+	}
+	/* Counts only grow; a reordered ACK may carry older ones. */
+	grew = quic_outq_ecn_grew(new, old, QUIC_ECN_ECT0) +
+	       quic_outq_ecn_grew(new, old, QUIC_ECN_CE);
+	if (grew < marked || new[QUIC_ECN_ECT1] > old[QUIC_ECN_ECT1]) {
+		outq->ecn_state = QUIC_ECN_FAILED;
+		return;
+	}
+	outq->ecn_state = QUIC_ECN_CAPABLE;
+}
+
 /* Eligible for persistent congestion: ack-eliciting and sent after the
  * first RTT sample (RFC 9002 Sections 7.6.1 and 7.6.2).
  */
@@ -90,6 +135,7 @@ static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
 
 		list_del(&pkt->list);
 		quic_outq_unflight(outq, idx, pkt);
+		quic_outq_ecn_lost(outq, pkt);
 		/* RFC 9000 Section 14.4: a lost probe says the size is too
 		 * big for the path, not that the path is congested.
 		 */
@@ -145,8 +191,9 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 	struct quic_outq_frame *fr, *ftmp;
 	struct quic_outq_space *sp;
 	bool eliciting = false, more;
+	u64 lo, hi, old[QUIC_ECN_MAX];
+	u32 marked = 0;
 	LIST_HEAD(acked);
-	u64 lo, hi;
 	u8 idx;
 
 	if (level >= QUIC_CRYPTO_MAX)
@@ -170,6 +217,7 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 		if (!largest)
 			largest = pkt;
 		eliciting |= pkt->ack_eliciting;
+		marked += pkt->ecn;
 		list_move(&pkt->list, &acked);
 	}
 
@@ -180,6 +228,8 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 	if (largest->pn == ack->largest && eliciting)
 		quic_cong_rtt_update(outq->cong, now, largest->sent_time,
 				     idx == QUIC_CRYPTO_APP ? ack_delay : 0);
+	memcpy(old, space->ecn_count[QUIC_ECN_PEER], sizeof(old));
+	quic_outq_ecn_validate(outq, f, old, marked);
 	if (f->type == QUIC_FRAME_ACK_ECN && quic_pnspace_set_ecn_count(space, ack->ecn))
 		quic_cong_on_ecn_ce(outq->cong, now, largest->sent_time);
 

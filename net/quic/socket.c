@@ -6,9 +6,8 @@
  * Options that store settings (config, transport parameters, ALPN, token,
  * session ticket, events), the handshake ones (secrets, encoded transport
  * parameters), and the actions on a live connection (stream open, reset
- * and stop sending, key update, close, connection IDs) are handled;
- * migration control returns -EOPNOTSUPP until that feature lands
- * (docs/socket.md has the whole matrix).
+ * and stop sending, key update, close, connection IDs, migration) are all
+ * handled (docs/socket.md has the whole matrix).
  */
 
 #include <linux/poll.h>
@@ -19,6 +18,7 @@
 
 #include "connection.h"
 #include "connid_ctl.h"
+#include "migrate.h"
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
@@ -290,17 +290,6 @@ static void quic_release_cb(struct sock *sk)
 	quic_timer_run_deferred(quic_timers(sk));
 }
 
-/* Options that act on a connection arrive with the features that need them. */
-static int quic_sockopt_unhandled(int optname)
-{
-	switch (optname) {
-	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
-		return -EOPNOTSUPP;
-	default:
-		return -ENOPROTOOPT;
-	}
-}
-
 static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
 	struct quic_event_option opt;
@@ -319,14 +308,20 @@ static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int o
 	return 0;
 }
 
+/* Later upstream headers dropped the trailing reserved field of struct
+ * quic_transport_param: programs built against them pass 56 bytes.
+ */
+#define QUIC_TRANSPORT_PARAM_SHORT	offsetof(struct quic_transport_param, reserved)
+static_assert(QUIC_TRANSPORT_PARAM_SHORT == 56);
+
 static int quic_sock_set_param(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
-	struct quic_transport_param p;
+	struct quic_transport_param p = {};
 	int err;
 
-	if (optlen != sizeof(p))
+	if (optlen != sizeof(p) && optlen != QUIC_TRANSPORT_PARAM_SHORT)
 		return -EINVAL;
-	if (copy_from_sockptr(&p, optval, sizeof(p)))
+	if (copy_from_sockptr(&p, optval, optlen))
 		return -EFAULT;
 	err = quic_param_validate(&p);
 	if (err)
@@ -485,8 +480,11 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	case QUIC_SOCKOPT_CONNECTION_ID:
 		err = quic_cid_set_opt(sk, optval, optlen);
 		break;
+	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
+		err = quic_migrate_local(sk, optval, optlen);
+		break;
 	default:
-		err = quic_sockopt_unhandled(optname);
+		err = -ENOPROTOOPT;
 		break;
 	}
 	release_sock(sk);
@@ -547,13 +545,15 @@ static int quic_sock_get_param(struct sock *sk, u32 len, sockptr_t optval, sockp
 {
 	struct quic_transport_param p;
 
-	if (len < sizeof(p))
+	if (len < QUIC_TRANSPORT_PARAM_SHORT)
 		return -EINVAL;
 	/* The caller's "remote" byte selects which set it wants. */
 	if (copy_from_sockptr(&p.remote, optval, sizeof(p.remote)))
 		return -EFAULT;
 	p = *(p.remote ? quic_remote_param(sk) : quic_local_param(sk));
-	return quic_sock_put(optval, optlen, &p, sizeof(p));
+	/* A buffer of the shorter, later layout gets that layout. */
+	return quic_sock_put(optval, optlen, &p,
+			     len < sizeof(p) ? QUIC_TRANSPORT_PARAM_SHORT : sizeof(p));
 }
 
 static int quic_sock_get_data(const struct quic_data *d, u32 len, sockptr_t optval,
@@ -632,6 +632,7 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 	case QUIC_SOCKOPT_STREAM_RESET:
 	case QUIC_SOCKOPT_STREAM_STOP_SENDING:
 	case QUIC_SOCKOPT_KEY_UPDATE:
+	case QUIC_SOCKOPT_CONNECTION_MIGRATION:
 		/* Actions: a setsockopt() only. */
 		err = -EOPNOTSUPP;
 		break;
@@ -648,7 +649,7 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		err = quic_cid_get_opt(sk, len, optval, optlen);
 		break;
 	default:
-		err = quic_sockopt_unhandled(optname);
+		err = -ENOPROTOOPT;
 		break;
 	}
 	release_sock(sk);

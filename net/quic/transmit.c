@@ -19,10 +19,12 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
 #include <net/sock.h>
 
 #include "close.h"
 #include "connection.h"
+#include "migrate.h"
 #include "packet.h"
 #include "socket.h"
 #include "transmit.h"
@@ -141,6 +143,37 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	return pkt.len;
 }
 
+/**
+ * quic_xmit_stateless - send a datagram that belongs to no connection
+ * @sk: a listener, owned (softirq)
+ * @skb: the datagram, skb->data at its first byte; consumed
+ * @da: where it goes (the address the packet it answers came from)
+ * @sa: where it comes from (the address that packet was sent to)
+ *
+ * For Retry and Version Negotiation packets. A listener answers many
+ * clients, so no route is kept on it: it is looked up each time.
+ *
+ * Return: 0, or a negative errno when there is no route.
+ */
+int quic_xmit_stateless(struct sock *sk, struct sk_buff *skb, const union quic_addr *da,
+			const union quic_addr *sa)
+{
+	union quic_addr d = *da, s = *sa;
+	struct flowi fl;
+	int err;
+
+	sock_owned_by_me(sk);
+	sk_dst_reset(sk);
+	err = quic_flow_route(sk, &d, &s, &fl);
+	if (err < 0) {
+		kfree_skb(skb);
+		return err;
+	}
+	quic_lower_xmit(sk, skb, &d, &fl, 0);
+	sk_dst_reset(sk);
+	return 0;
+}
+
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 struct quic_xmit_kunit_hooks quic_xmit_kunit_hooks;
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_kunit_hooks);
@@ -164,7 +197,7 @@ static bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
 /* Route and send a datagram whose skb->data is at its first QUIC packet;
  * the skb is consumed. Return: 0, or a negative errno when no route.
  */
-static int quic_xmit_out(struct sock *sk, struct sk_buff *skb)
+static int quic_xmit_out(struct sock *sk, struct sk_buff *skb, bool ecn)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 	int err;
@@ -180,7 +213,8 @@ static int quic_xmit_out(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 	skb->ignore_df = 0;
-	quic_lower_xmit(sk, skb, quic_path_daddr(paths, 0), &paths->fl, 0);
+	quic_lower_xmit(sk, skb, quic_path_daddr(paths, 0), &paths->fl,
+			ecn ? INET_ECN_ECT_0 : INET_ECN_NOT_ECT);
 	return 0;
 }
 
@@ -201,7 +235,7 @@ int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb)
 
 	if (!copy)
 		return -ENOMEM;
-	return quic_xmit_out(sk, copy);
+	return quic_xmit_out(sk, copy, false);
 }
 
 /* Levels whose send keys exist, in coalescing order. 0-RTT only until the
@@ -221,6 +255,11 @@ static const u8 quic_xmit_levels[] = {
 };
 
 /* Build and send one datagram. Return: its length, 0 when nothing was sent. */
+/* The smallest datagram worth building for an unvalidated address: a
+ * short header, a PATH_CHALLENGE or PATH_RESPONSE and the AEAD tag.
+ */
+#define QUIC_XMIT_MIN_PROBE	64
+
 static int quic_xmit_datagram(struct sock *sk, u64 now)
 {
 	struct quic_path_group *paths = quic_paths(sk);
@@ -236,11 +275,16 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 	 */
 	if (!paths->validated) {
 		u64 ampl = quic_path_ampl_room(paths);
+		/* Initials go in datagrams of 1200 bytes (Section 14.1); a
+		 * connection that moved may send less to an unvalidated
+		 * address, PATH_CHALLENGE included (Section 8.2.1).
+		 */
+		u32 least = quic_is_established(sk) ? QUIC_XMIT_MIN_PROBE : QUIC_MIN_UDP_PAYLOAD;
 
 		if (ampl < room)
 			room = ampl;
-		quic_outq_set_amp_limited(quic_outq(sk), room < QUIC_MIN_UDP_PAYLOAD);
-		if (room < QUIC_MIN_UDP_PAYLOAD)
+		quic_outq_set_amp_limited(quic_outq(sk), room < least);
+		if (room < least)
 			return 0;
 	}
 
@@ -250,6 +294,8 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 		return 0;
 	skb_reserve(skb, headroom);
 	buf = skb->data;
+	/* RFC 9000 Section 13.4: every packet of the datagram shares its mark. */
+	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
 
 	for (i = 0; i < ARRAY_SIZE(quic_xmit_levels); i++) {
 		u8 level = quic_xmit_levels[i];
@@ -277,7 +323,7 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 	/* An immediate close keeps its datagram for the closing state. */
 	if (quic_sk(sk)->close.capture && !quic_sk(sk)->close.skb)
 		quic_sk(sk)->close.skb = skb_copy(skb, GFP_ATOMIC);
-	if (quic_xmit_out(sk, skb))
+	if (quic_xmit_out(sk, skb, quic_outq(sk)->ecn_mark))
 		return used;
 
 	/* RFC 9001 Section 4.9.1: a client drops its Initial keys when it
@@ -382,6 +428,7 @@ static void quic_xmit_pmtu_probe(struct sock *sk, u64 now)
 		return;
 	skb_reserve(skb, headroom);
 	pn = space->next_pn;
+	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
 	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, size, size, true, now);
 	if (n <= 0) {
 		kfree_skb(skb);
@@ -389,7 +436,7 @@ static void quic_xmit_pmtu_probe(struct sock *sk, u64 now)
 	}
 	skb_put(skb, n);
 	quic_plpmtud_sent(pl, pn);
-	quic_xmit_out(sk, skb);
+	quic_xmit_out(sk, skb, quic_outq(sk)->ecn_mark);
 	quic_xmit_pmtu_timer(sk);
 }
 
@@ -563,8 +610,7 @@ static void quic_xmit_idle_fire(struct sock *sk)
 
 /* Expiry handlers of every socket's timers (timer.c): softirq, socket
  * spinlock held, or release_sock() of the owner. The path validation
- * timer stays without a handler until a connection validates new paths
- * (connection migration).
+ * timer's is migrate.c's.
  */
 const struct quic_timer_ops quic_xmit_timer_ops = {
 	.fire = {
@@ -573,5 +619,6 @@ const struct quic_timer_ops quic_xmit_timer_ops = {
 		[QUIC_TIMER_IDLE]	= quic_xmit_idle_fire,
 		[QUIC_TIMER_PACE]	= quic_xmit_pace_fire,
 		[QUIC_TIMER_PMTU]	= quic_xmit_pmtu_fire,
+		[QUIC_TIMER_PATH]	= quic_migrate_path_timeout,
 	},
 };

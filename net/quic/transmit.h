@@ -33,6 +33,8 @@ void quic_xmit(struct sock *sk);
 void quic_xmit_timers_update(struct sock *sk);
 void quic_xmit_close(struct sock *sk, const struct quic_close_info *info);
 int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb);
+int quic_xmit_stateless(struct sock *sk, struct sk_buff *skb, const union quic_addr *da,
+			const union quic_addr *sa);
 void quic_xmit_pmtu_start(struct sock *sk);
 void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked);
 

@@ -11,7 +11,10 @@
  *  - notifications (QUIC_SOCKOPT_EVENT, MSG_NOTIFICATION): stream update,
  *    stream max data, max streams, connection close, key update;
  *  - connection IDs (RFC 9000 Sections 5.1 and 10.3), the
- *    QUIC_SOCKOPT_CONNECTION_ID option and stateless resets.
+ *    QUIC_SOCKOPT_CONNECTION_ID option and stateless resets;
+ *  - address validation with Retry and NEW_TOKEN (Section 8.1), Version
+ *    Negotiation (Section 6), ECN (Section 13.4) and connection migration
+ *    (Section 9).
  */
 
 #include <kunit/test.h>
@@ -24,6 +27,7 @@
 
 #include "../connid_ctl.h"
 #include "../crypto.h"
+#include "../packet.h"
 #include "../socket.h"
 #include "conn_util.h"
 #include "util.h"
@@ -644,6 +648,212 @@ static void ctl_retry_then_new_token(struct kunit *test)
 	ctl_round_trip(test, &q, 0);
 }
 
+/* A kernel UDP socket on 127.0.0.1, released when the case ends. */
+static struct socket *ctl_udp(struct kunit *test, long timeo)
+{
+	struct socket *udp;
+	union quic_addr a;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+					       &udp), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, udp), 0);
+	quic_kunit_addr4(&a, "127.0.0.1", 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(udp, &a.sa, sizeof(a.v4)), 0);
+	udp->sk->sk_rcvtimeo = timeo;
+	return udp;
+}
+
+static void ctl_udp_send(struct kunit *test, struct socket *udp, union quic_addr *to,
+			 void *buf, size_t len)
+{
+	struct msghdr msg = { .msg_name = to, .msg_namelen = sizeof(to->v4) };
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), (int)len);
+}
+
+/* A long header of version @version with 8-byte IDs, padded to @len. */
+static void ctl_long_header(u8 *buf, size_t len, u32 version, const u8 *dcid, const u8 *scid)
+{
+	memset(buf, 0, len);
+	buf[0] = 0xc0;
+	put_unaligned_be32(version, buf + 1);
+	buf[5] = 8;
+	memcpy(buf + 6, dcid, 8);
+	buf[14] = 8;
+	memcpy(buf + 15, scid, 8);
+}
+
+/* RFC 9000 Section 6.1: a listener answers a first datagram of 1200 bytes
+ * in an unknown version with Version Negotiation (v1, v2 and a reserved
+ * version, the IDs echoed), and a shorter one with nothing.
+ */
+static void ctl_unknown_version_gets_version_negotiation(struct kunit *test)
+{
+	static const u8 dcid[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, scid[8] = { 9, 9, 9, 9, 8, 8, 8, 8 };
+	struct socket *lsock, *udp = ctl_udp(test, HZ / 2);
+	struct quic_packet_invariant inv;
+	u8 *buf = kunit_kzalloc(test, 1500, GFP_KERNEL);
+	struct kvec iov = { .iov_base = buf, .iov_len = 1500 };
+	struct msghdr msg = {};
+	u32 versions[8];
+	union quic_addr a;
+	int n, i, reserved = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	lsock = quic_kunit_socket(test, AF_INET, SOCK_DGRAM);
+	quic_kunit_addr4(&a, "127.0.0.1", 63116);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
+
+	ctl_long_header(buf, 1000, 0x1a2a3a4a, dcid, scid);
+	ctl_udp_send(test, udp, &a, buf, 1000);
+	KUNIT_EXPECT_EQ(test, kernel_recvmsg(udp, &msg, &iov, 1, 1500, 0), -EAGAIN);
+
+	ctl_long_header(buf, 1200, 0x1a2a3a4a, dcid, scid);
+	ctl_udp_send(test, udp, &a, buf, 1200);
+	n = kernel_recvmsg(udp, &msg, &iov, 1, 1500, 0);
+	KUNIT_ASSERT_GT(test, n, 0);
+	n = quic_packet_parse_vn(buf, n, &inv, versions, ARRAY_SIZE(versions));
+	KUNIT_ASSERT_EQ(test, n, 3);
+	KUNIT_EXPECT_EQ(test, versions[0], QUIC_VERSION_V1);
+	KUNIT_EXPECT_EQ(test, versions[1], QUIC_VERSION_V2);
+	for (i = 0; i < n; i++)
+		reserved += (versions[i] & 0x0f0f0f0f) == 0x0a0a0a0a;
+	KUNIT_EXPECT_EQ(test, reserved, 1);
+	KUNIT_EXPECT_EQ(test, inv.dcid_len, 8);
+	KUNIT_EXPECT_MEMEQ(test, inv.dcid, scid, 8);
+	KUNIT_EXPECT_MEMEQ(test, inv.scid, dcid, 8);
+}
+
+/* RFC 9000 Section 6.2: a client discards a Version Negotiation that
+ * lists its version or does not echo its IDs, and abandons the attempt
+ * (EPROTONOSUPPORT) on one that offers only versions it does not speak.
+ */
+static void ctl_client_abandons_on_version_negotiation(struct kunit *test)
+{
+	struct socket *cli = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+	struct socket *udp = ctl_udp(test, HZ / 2);
+	u8 scid[8], odcid[8], buf[64], wrong[8] = {};
+	struct quic_handshake_info hi;
+	union quic_addr to, me;
+	int len;
+
+	cli->sk->sk_rcvtimeo = HZ / 2;
+	KUNIT_ASSERT_GT(test, kernel_getsockname(udp, &to.sa), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(cli, &to.sa, sizeof(to.v4), 0), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(cli, QUIC_CRYPTO_INITIAL, "client hello", 12), 12);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(cli, &me.sa), 0);
+	lock_sock(cli->sk);
+	memcpy(scid, quic_conn_id_active(quic_source(cli->sk))->id.data, 8);
+	memcpy(odcid, quic_paths(cli->sk)->orig_dcid.data, 8);
+	release_sock(cli->sk);
+
+	/* VN header: DCID = the client's SCID, SCID = its first DCID. */
+	buf[0] = 0x80;
+	put_unaligned_be32(0, buf + 1);
+	buf[5] = 8;
+	memcpy(buf + 6, scid, 8);
+	buf[14] = 8;
+	memcpy(buf + 15, odcid, 8);
+	len = 23;
+	put_unaligned_be32(QUIC_VERSION_V1, buf + len);
+	ctl_udp_send(test, udp, &me, buf, len + 4);
+	put_unaligned_be32(0x1a2a3a4a, buf + len);
+	memcpy(buf + 15, wrong, 8);
+	ctl_udp_send(test, udp, &me, buf, len + 4);
+	KUNIT_EXPECT_EQ(test, conn_recv(cli, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf, 8),
+			-EAGAIN);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(cli->sk));
+
+	memcpy(buf + 15, odcid, 8);
+	ctl_udp_send(test, udp, &me, buf, len + 4);
+	KUNIT_EXPECT_EQ(test, conn_recv(cli, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf, 8),
+			-EPROTONOSUPPORT);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(cli->sk));
+}
+
+/* RFC 9000 Section 13.4: over loopback, which keeps the ECN bits, each
+ * side marks ECT(0), the peer counts what it received in ACK_ECN frames,
+ * and both paths validate as ECN-capable.
+ */
+static void ctl_ecn_validates_over_loopback(struct kunit *test)
+{
+	struct conn_pair p = {};
+	u8 *data = conn_pattern(test, 20000, 7);
+	struct quic_pnspace *space;
+
+	conn_handshake(test, ctl_v4, 63117, &p);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, 20000), 20000);
+	conn_expect_stream(test, p.server, 0, data, 20000);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 0, MSG_STREAM_FIN, data, 20000), 20000);
+	conn_expect_stream(test, p.client, 0, data, 20000);
+	ctl_round_trip(test, &p, 4);
+
+	/* What the client received was marked; what it sent was counted. */
+	lock_sock(p.client->sk);
+	space = quic_pnspace(p.client->sk, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_EQ(test, quic_outq(p.client->sk)->ecn_state, QUIC_ECN_CAPABLE);
+	KUNIT_EXPECT_GT(test, space->ecn_count[QUIC_ECN_LOCAL][QUIC_ECN_ECT0], 0);
+	KUNIT_EXPECT_GT(test, space->ecn_count[QUIC_ECN_PEER][QUIC_ECN_ECT0], 0);
+	release_sock(p.client->sk);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_EQ(test, quic_outq(p.server->sk)->ecn_state, QUIC_ECN_CAPABLE);
+	release_sock(p.server->sk);
+}
+
+static int ctl_migrate(struct socket *sock, union quic_addr *a, unsigned int len)
+{
+	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a, len);
+}
+
+/* RFC 9000 Section 9: the client moves to another local address
+ * (127.0.0.2, a new port) with QUIC_SOCKOPT_CONNECTION_MIGRATION: it takes
+ * a new connection ID of the server's and retires the old one; the server
+ * follows to the new address, validates it with PATH_CHALLENGE, and both
+ * are told. Data flows before, during and after.
+ */
+static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
+{
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION),
+			       .client_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION) };
+	struct quic_connection_id_info info;
+	union quic_addr na, before, after;
+	u8 local = 9;
+
+	conn_handshake(test, ctl_v4, 63118, &p);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(p.client, &before.sa), 0);
+	quic_kunit_addr4(&na, "127.0.0.2", 0);
+	KUNIT_EXPECT_EQ(test, ctl_migrate(p.server, &na, sizeof(na.v4)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ctl_migrate(p.client, &na, 3), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ctl_migrate(p.client, &na, sizeof(na.v4)), 0);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(p.client, &after.sa), 0);
+	KUNIT_EXPECT_TRUE(test, after.v4.sin_addr.s_addr == na.v4.sin_addr.s_addr);
+	KUNIT_EXPECT_NE(test, ntohs(after.v4.sin_port), 0);
+	KUNIT_EXPECT_NE(test, ntohs(after.v4.sin_port), ntohs(before.v4.sin_port));
+	ctl_wait_event(test, p.client, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
+	KUNIT_EXPECT_EQ(test, local, 1);
+	info = ctl_cid_get(test, p.client, true);
+	KUNIT_EXPECT_EQ(test, info.active, 1);
+
+	/* The client's PING moved the server, whose PATH_CHALLENGE the
+	 * client answers by itself.
+	 */
+	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
+	KUNIT_EXPECT_EQ(test, local, 0);
+	ctl_round_trip(test, &p, 4);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->validated);
+	KUNIT_EXPECT_TRUE(test, quic_path_daddr(quic_paths(p.server->sk), 0)->v4.sin_addr.s_addr ==
+				na.v4.sin_addr.s_addr);
+	KUNIT_EXPECT_TRUE(test, quic_path_daddr(quic_paths(p.server->sk), 0)->v4.sin_port ==
+				after.v4.sin_port);
+	release_sock(p.server->sk);
+	ctl_round_trip(test, &p, 8);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -670,6 +880,10 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
 	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
 	KUNIT_CASE(ctl_retry_then_new_token),
+	KUNIT_CASE(ctl_unknown_version_gets_version_negotiation),
+	KUNIT_CASE(ctl_client_abandons_on_version_negotiation),
+	KUNIT_CASE(ctl_ecn_validates_over_loopback),
+	KUNIT_CASE(ctl_client_moves_to_a_new_local_address),
 	{}
 };
 

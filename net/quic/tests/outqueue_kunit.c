@@ -978,6 +978,82 @@ static void outqueue_reset_stream_purges_its_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->nacked, 1U);
 }
 
+/* Send one ECT(0)-marked PING packet of the Application space. */
+static s64 oq_send_marked(struct kunit *test, struct oq_env *e, u64 now)
+{
+	e->outq.ecn_mark = quic_outq_ecn_mark(&e->outq);
+	KUNIT_EXPECT_TRUE(test, e->outq.ecn_mark);
+	return oq_send_ping(test, e, QUIC_CRYPTO_APP, now);
+}
+
+/* RFC 9000 Section 13.4.2.1: an ACK_ECN whose ECT(0) and CE counts grew by
+ * the number of marked packets it newly acknowledges makes the path
+ * ECN-capable; marking goes on.
+ */
+static void outqueue_ecn_validated_by_matching_counts(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_frame f;
+	s64 a, b;
+
+	a = oq_send_marked(test, e, 1000);
+	b = oq_send_marked(test, e, 1000);
+	KUNIT_EXPECT_EQ(test, e->outq.ecn_tested, 2);
+	f = oq_ack(a, b, NULL, 0);
+	f.type = QUIC_FRAME_ACK_ECN;
+	f.ack.ecn[QUIC_ECN_ECT0] = 1;
+	f.ack.ecn[QUIC_ECN_CE] = 1;
+	KUNIT_EXPECT_EQ(test, quic_outq_on_ack(&e->outq, QUIC_CRYPTO_APP, &f, 0, 3000), 0);
+	KUNIT_EXPECT_EQ(test, e->outq.ecn_state, QUIC_ECN_CAPABLE);
+	/* Capable: marking goes on past the testing packets. */
+	e->outq.ecn_tested = QUIC_ECN_TEST_PACKETS;
+	KUNIT_EXPECT_TRUE(test, quic_outq_ecn_mark(&e->outq));
+}
+
+/* ECN validation fails, and marking stops for good, on an ACK without
+ * ECN counts for marked packets, on counts that grew too little, and on an
+ * ECT(1) count we never sent for.
+ */
+static void outqueue_ecn_validation_failures_stop_marking(struct kunit *test)
+{
+	static const u8 kinds[] = { 0, 1, 2 };
+	struct oq_env *e;
+	struct quic_frame f;
+	s64 a, b;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		e = oq_env_confirmed(test);
+		a = oq_send_marked(test, e, 1000);
+		b = oq_send_marked(test, e, 1000);
+		f = oq_ack(a, b, NULL, 0);
+		if (kinds[i] == 1) {
+			f.type = QUIC_FRAME_ACK_ECN;
+			f.ack.ecn[QUIC_ECN_ECT0] = 1;	/* two were marked */
+		} else if (kinds[i] == 2) {
+			f.type = QUIC_FRAME_ACK_ECN;
+			f.ack.ecn[QUIC_ECN_ECT0] = 2;
+			f.ack.ecn[QUIC_ECN_ECT1] = 1;
+		}
+		KUNIT_EXPECT_EQ(test, quic_outq_on_ack(&e->outq, QUIC_CRYPTO_APP, &f, 0, 3000),
+				0);
+		KUNIT_EXPECT_EQ_MSG(test, e->outq.ecn_state, QUIC_ECN_FAILED, "case %d", i);
+		KUNIT_EXPECT_FALSE(test, quic_outq_ecn_mark(&e->outq));
+	}
+}
+
+/* Testing marks only the first QUIC_ECN_TEST_PACKETS packets. */
+static void outqueue_ecn_testing_marks_a_bounded_number(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	int i;
+
+	for (i = 0; i < QUIC_ECN_TEST_PACKETS; i++)
+		oq_send_marked(test, e, 1000 + i);
+	KUNIT_EXPECT_EQ(test, e->outq.ecn_state, QUIC_ECN_TESTING);
+	KUNIT_EXPECT_FALSE(test, quic_outq_ecn_mark(&e->outq));
+}
+
 static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -1009,6 +1085,9 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 
 static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
+	KUNIT_CASE(outqueue_ecn_validated_by_matching_counts),
+	KUNIT_CASE(outqueue_ecn_validation_failures_stop_marking),
+	KUNIT_CASE(outqueue_ecn_testing_marks_a_bounded_number),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
 	KUNIT_CASE(outqueue_pto_held_back_only_while_amplification_limited),
 	KUNIT_CASE(outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting),

@@ -106,24 +106,19 @@ static void socket_unknown_option_is_enoprotoopt(struct kunit *test)
 	}
 }
 
-static void socket_connection_options_not_supported_yet(struct kunit *test)
+/* QUIC_SOCKOPT_CONNECTION_MIGRATION: set only; an address, then a connection. */
+static void socket_migration_needs_a_connection(struct kunit *test)
 {
-	/* Migration control arrives with its feature. */
-	static const int names[] = {
-		QUIC_SOCKOPT_CONNECTION_MIGRATION,
-	};
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
-	unsigned int len;
-	u8 buf[64] = {};
-	int i;
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	unsigned int len = sizeof(a);
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		len = sizeof(buf);
-		KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, names[i], buf, sizeof(buf)),
-				-EOPNOTSUPP);
-		KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, names[i], buf, &len),
-				-EOPNOTSUPP);
-	}
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, &a,
+						     sizeof(a)), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, &a,
+						     sizeof(a) - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, &a,
+						     &len), -EOPNOTSUPP);
 }
 
 /* Stream reset, stop sending and key update act on a connection: set only,
@@ -335,6 +330,33 @@ static void socket_config_rejects_bad_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, &len), -EINVAL);
 	/* Nothing was changed by the failed calls. */
 	KUNIT_EXPECT_MEMEQ(test, quic_config(sk), &good, sizeof(good));
+}
+
+/* Programs built against later upstream headers pass the 56-byte layout of
+ * struct quic_transport_param (no trailing reserved field): accepted both
+ * ways; other sizes are not.
+ */
+static void socket_transport_param_accepts_the_56_byte_layout(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct quic_transport_param p = {};
+	unsigned int len = sizeof(p);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, &len),
+			0);
+	p.max_streams_bidi = 7;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 56), 0);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 60),
+			-EINVAL);
+	memset(&p, 0, sizeof(p));
+	len = 56;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, len, 56);
+	KUNIT_EXPECT_EQ(test, p.max_streams_bidi, 7);
+	len = 55;
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, &len),
+			-EINVAL);
 }
 
 static void socket_transport_param_local_and_remote(struct kunit *test)
@@ -674,7 +696,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE_PARAM(socket_is_freed_after_rcu_grace_period, socket_kind_gen_params),
 	KUNIT_CASE(socket_defaults_follow_rfc),
 	KUNIT_CASE(socket_unknown_option_is_enoprotoopt),
-	KUNIT_CASE(socket_connection_options_not_supported_yet),
+	KUNIT_CASE(socket_migration_needs_a_connection),
 	KUNIT_CASE(socket_connection_actions_need_a_connection),
 	KUNIT_CASE(socket_connection_id_needs_a_connection),
 	KUNIT_CASE(socket_stream_open_needs_a_connection),
@@ -683,6 +705,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_config_round_trip),
 	KUNIT_CASE(socket_config_rejects_bad_values),
 	KUNIT_CASE(socket_transport_param_local_and_remote),
+	KUNIT_CASE(socket_transport_param_accepts_the_56_byte_layout),
 	KUNIT_CASE(socket_transport_param_rejects_rfc_violations),
 	KUNIT_CASE(socket_alpn_round_trip_and_limits),
 	KUNIT_CASE(socket_token_and_ticket_round_trip),

@@ -32,7 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/sockios.h>
@@ -948,6 +950,75 @@ static void case_procfs(struct conn *c)
 	free(text);
 }
 
+/* sendfile() and splice() into a stream: the stream written last. */
+static void case_sendfile(struct conn *c)
+{
+	const size_t len = 100000;
+	uint8_t *data = pattern_buf(len, 40);
+	char path[] = "/tmp/quic-sendfile-XXXXXX";
+	int fd, pfd[2];
+	off_t off = 0;
+	ssize_t n;
+
+	fd = mkstemp(path);
+	if (fd < 0 || !data || write(fd, data, len) != (ssize_t)len) {
+		ktap_diag("temporary file: %s", errno_name(errno));
+		free(data);
+		return;
+	}
+	unlink(path);
+	check(send_stream(c->cli, 0, MSG_STREAM_NEW, "", 0) == 0,
+	      "an empty write opens stream 0 and makes it the current one");
+	n = sendfile(c->cli, fd, &off, len);
+	check(n == (ssize_t)len, "sendfile() writes the whole file to the stream");
+	check(send_stream(c->cli, 0, MSG_STREAM_FIN, "", 0) == 0, "an empty write with FIN ends it");
+	check(read_stream(c->srv, 0, len, 40, true), "the server reads the file's bytes, exact");
+
+	check(!pipe(pfd) && write(pfd[1], data, 4096) == 4096, "4 KiB in a pipe");
+	check(send_stream(c->cli, 4, MSG_STREAM_NEW, "", 0) == 0, "stream 4 becomes current");
+	n = splice(pfd[0], NULL, c->cli, NULL, 4096, 0);
+	check(n == 4096, "splice() moves the pipe's bytes to the stream");
+	check(send_stream(c->cli, 4, MSG_STREAM_FIN, "", 0) == 0 &&
+	      read_stream(c->srv, 4, 4096, 40, true), "and the server reads them");
+	close(pfd[0]);
+	close(pfd[1]);
+	close(fd);
+	free(data);
+}
+
+/* RFC 9000 Section 9: the client moves to a new local port. */
+static void case_migration(struct conn *c)
+{
+	struct sockaddr_in before, after, na;
+	struct quic_connection_id_info info;
+	socklen_t len = sizeof(before);
+	uint8_t local = 9;
+
+	check(!event_set(c->cli, QUIC_EVENT_CONNECTION_MIGRATION, true) &&
+	      !event_set(c->srv, QUIC_EVENT_CONNECTION_MIGRATION, true),
+	      "both ends enable CONNECTION_MIGRATION");
+	check(round_trip(c, 0, 50), "a first exchange confirms the handshake and brings IDs");
+	getsockname(c->cli, (struct sockaddr *)&before, &len);
+	na = before;
+	na.sin_port = 0;
+	check_errno(setsockopt(c->srv, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &na,
+			       sizeof(na)), EINVAL, "a server cannot move by itself: EINVAL");
+	check(!setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &na, sizeof(na)),
+	      "the client moves to a new local port");
+	len = sizeof(after);
+	getsockname(c->cli, (struct sockaddr *)&after, &len);
+	check(after.sin_port != before.sin_port && after.sin_addr.s_addr == before.sin_addr.s_addr,
+	      "getsockname() reports the new port");
+	check(wait_event(c->cli, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1) == 1 && local == 1,
+	      "the client is told it moved (local_migration 1)");
+	check(!cid_get(c->cli, true, &info) && info.active == 1,
+	      "it uses a new connection ID of the server's");
+	check(wait_event(c->srv, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1) == 1 && local == 0,
+	      "the server followed and validated the new address (local_migration 0)");
+	check(round_trip(c, 4, 52), "data flows from the new port");
+	check(round_trip(c, 8, 54), "and keeps flowing");
+}
+
 #define EV(x)	(1u << (x))
 
 static struct fn_case cases[] = {
@@ -982,6 +1053,10 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET } },
 	{ "connection IDs", 14, case_connection_ids,
 	  { .family = AF_INET6 } },
+	{ "sendfile and splice", 8, case_sendfile,
+	  { .family = AF_INET6 } },
+	{ "connection migration", 10, case_migration,
+	  { .family = AF_INET } },
 	{ "procfs", 9, case_procfs,
 	  { .family = AF_INET } },
 	{ "alpn", 2, case_alpn,
