@@ -54,6 +54,7 @@ CASES = [
 	('http3', [('h3-96k.bin', 96 * KIB)]),
 	('keyupdate', [('ku-1m.bin', 1024 * KIB)]),
 	('retry', [('rt-8k.bin', 8 * KIB)]),
+	('rebind-port', [('rb-2m.bin', 2048 * KIB)]),
 ]
 # Our endpoint's role: against the peer's server, against the peer's
 # client, and both ends ours inside the guest (a baseline of the tools on
@@ -75,6 +76,9 @@ EXPECT = {
 	'retry': [('Retry from the server', 'udp.srcport == PORT && quic.long.packet_type == 3'),
 		  ('client Initial with a token',
 		   'udp.dstport == PORT && quic.long.packet_type == 0 && quic.token_length > 0')],
+	# RFC 9000 Section 9: the client's new port is validated by the server.
+	'rebind-port': [('PATH_CHALLENGE from the server', 'udp.srcport == PORT && quic.frame_type == 0x1a'),
+			('PATH_RESPONSE from the client', 'udp.dstport == PORT && quic.frame_type == 0x1b')],
 }
 
 

@@ -31,6 +31,7 @@ struct client_opts {
 	const char *output;
 	bool insecure;
 	bool key_update;
+	bool migrate;
 	uint32_t version;	/* 0: the kernel's default (v1) */
 	uint32_t cipher;	/* TLS_CIPHER_*, 0: any */
 	unsigned int timeout;	/* seconds, 0: none */
@@ -78,6 +79,8 @@ static void usage(FILE *f)
 "  --keylog FILE       append the TLS secrets to FILE (NSS key log format)\n"
 "  --key-update        update the 1-RTT keys once, as soon as the handshake\n"
 "                      is confirmed (RFC 9001 Section 6)\n"
+"  --migrate           move the connection to a new local port once the\n"
+"                      server gave a spare connection ID (RFC 9000 Section 9)\n"
 "  --timeout SECONDS   give up after this long in total (default: no limit;\n"
 "                      a silent server still ends at the idle timeout)\n"
 "  --output DIR        where the files go (created if missing)\n"
@@ -92,7 +95,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct client_opts *o)
 {
 	enum { O_ALPN = 256, O_CA, O_INSECURE, O_VERSION, O_CIPHER, O_PSK, O_KEYLOG,
-	       O_KEY_UPDATE, O_TIMEOUT, O_OUTPUT, O_VERBOSE, O_HELP };
+	       O_KEY_UPDATE, O_MIGRATE, O_TIMEOUT, O_OUTPUT, O_VERBOSE, O_HELP };
 	static const struct option longopts[] = {
 		{ "alpn", required_argument, NULL, O_ALPN },
 		{ "ca", required_argument, NULL, O_CA },
@@ -102,6 +105,7 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 		{ "psk", required_argument, NULL, O_PSK },
 		{ "keylog", required_argument, NULL, O_KEYLOG },
 		{ "key-update", no_argument, NULL, O_KEY_UPDATE },
+		{ "migrate", no_argument, NULL, O_MIGRATE },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "output", required_argument, NULL, O_OUTPUT },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
@@ -152,6 +156,9 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 			break;
 		case O_KEY_UPDATE:
 			o->key_update = true;
+			break;
+		case O_MIGRATE:
+			o->migrate = true;
 			break;
 		case O_TIMEOUT:
 			errno = 0;
@@ -305,7 +312,8 @@ static const char *run_error(int ret)
 /* Fetch the requests of @g over one connection. */
 static void fetch_group(const struct client_opts *o, struct group *g, uint64_t deadline)
 {
-	struct qt_run_opts ropts = { .deadline_ms = deadline, .key_update = o->key_update };
+	struct qt_run_opts ropts = { .deadline_ms = deadline, .key_update = o->key_update,
+				     .migrate = o->migrate };
 	const char *why = "not fetched";
 	struct qt_sock_io sio;
 	uint32_t peer_code;

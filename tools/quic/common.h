@@ -165,6 +165,7 @@ struct qt_sock_io {
 struct qt_run_opts {
 	uint64_t deadline_ms;	/* qt_now_ms() limit, 0: none */
 	bool key_update;	/* start one key update as soon as it is allowed */
+	bool migrate;		/* move to a new local port once it is allowed */
 };
 
 void qt_sock_io_init(struct qt_sock_io *sio, int fd, bool server);

@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +199,27 @@ static int sock_drain(int fd, struct qt_app *app, uint8_t *buf)
  * -errno (the connection's error, e.g. -ETIMEDOUT after the idle timeout,
  * -ECONNRESET when the peer closed with an error, or the application's).
  */
+/* QUIC_SOCKOPT_CONNECTION_MIGRATION to the same address, a new port. */
+static int sock_migrate(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -errno;
+	if (ss.ss_family == AF_INET)
+		((struct sockaddr_in *)&ss)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+	if (setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len))
+		return -errno;
+	return 0;
+}
+
 int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 {
 	bool key_update = opts && opts->key_update;
+	bool migrate = opts && opts->migrate;
 	struct pollfd pfd = { .fd = fd };
 	uint64_t now;
 	uint8_t *buf;
@@ -213,6 +232,19 @@ int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 		if (qt_stop) {
 			ret = -EINTR;
 			break;
+		}
+		/* ENOTCONN until the handshake is confirmed, EAGAIN until the
+		 * server gave a spare connection ID: try again later.
+		 */
+		if (migrate) {
+			ret = sock_migrate(fd);
+			if (!ret) {
+				qt_info("moved to a new local port");
+				migrate = false;
+			} else if (ret != -EAGAIN && ret != -ENOTCONN) {
+				qt_err("migration: %s", strerror(-ret));
+				migrate = false;
+			}
 		}
 		/* EAGAIN until the handshake is confirmed: try again later. */
 		if (key_update) {
@@ -233,7 +265,7 @@ int qt_sock_run(int fd, struct qt_app *app, const struct qt_run_opts *opts)
 			ret = 0;
 			break;
 		}
-		timeout = want & QT_WANT_STREAM || key_update ? QT_RETRY_MS : 1000;
+		timeout = want & QT_WANT_STREAM || key_update || migrate ? QT_RETRY_MS : 1000;
 		if (opts && opts->deadline_ms) {
 			now = qt_now_ms();
 			if (now >= opts->deadline_ms) {

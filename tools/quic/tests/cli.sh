@@ -62,8 +62,8 @@ for opt in --listen --root --cert --key --psk --alpn --keylog --retry --ca --qui
 	grep -q -e "$opt " "$work/help"
 	result $((st + $?)) "quic-server --help documents $opt"
 done
-for opt in --alpn --ca --insecure --version --cipher --psk --keylog --key-update --timeout --output \
-	   --verbose --help; do
+for opt in --alpn --ca --insecure --version --cipher --psk --keylog --key-update --migrate \
+	   --timeout --output --verbose --help; do
 	LD_PRELOAD=$preload "$client" --help > "$work/help" 2>&1
 	st=$?
 	grep -q -e "$opt " "$work/help"

@@ -15,7 +15,7 @@ bin=${QUIC_TOOLS:-/interop/bin}
 alpn=${ALPN:-hq-interop}
 
 case "$TESTCASE" in
-handshake|transfer|multiplexing|chacha20|v2|keyupdate|retry) ;;
+handshake|transfer|multiplexing|chacha20|v2|keyupdate|retry|rebind-port) ;;
 http3) alpn=h3 ;;
 *) exit 127 ;;
 esac
@@ -31,6 +31,7 @@ client)
 	[ -n "$SSLKEYLOGFILE" ] && set -- "$@" --keylog "$SSLKEYLOGFILE"
 	[ "$TESTCASE" = chacha20 ] && set -- "$@" --cipher TLS_CHACHA20_POLY1305_SHA256
 	[ "$TESTCASE" = keyupdate ] && set -- "$@" --key-update
+	[ "$TESTCASE" = rebind-port ] && set -- "$@" --migrate
 	# Ours starts in v2 directly (compatible version negotiation from a v1
 	# Initial, as the runner's v2 case expects, is not implemented yet).
 	[ "$TESTCASE" = v2 ] && set -- "$@" --version 2
