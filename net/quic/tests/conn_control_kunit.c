@@ -70,27 +70,9 @@ static int ctl_recv_any(struct socket *sock, void *buf, size_t len, int *flags)
 }
 
 /* Read until a notification of @type arrives (data and other notifications
- * are skipped); its payload is copied to @out.
+ * are skipped); up to @len bytes of its payload go to @out.
+ * Return: the bytes copied, or the recvmsg() error (-EAGAIN at the timeout).
  */
-static void ctl_wait_event(struct kunit *test, struct socket *sock, u8 type, void *out,
-			   size_t len)
-{
-	u8 buf[128];
-	int ret, flags, n;
-
-	for (n = 0; n < 1000; n++) {
-		ret = ctl_recv_any(sock, buf, sizeof(buf), &flags);
-		KUNIT_ASSERT_GT_MSG(test, ret, 0, "waiting for event %u", type);
-		if (!(flags & MSG_NOTIFICATION) || buf[0] != type)
-			continue;
-		KUNIT_ASSERT_GE(test, ret, 1 + (int)len);
-		memcpy(out, buf + 1, len);
-		return;
-	}
-	KUNIT_FAIL(test, "no event %u in 1000 messages", type);
-}
-
-/* As ctl_wait_event(), for a payload of variable length: returns it. */
 static int ctl_wait_event_len(struct kunit *test, struct socket *sock, u8 type, void *out,
 			      size_t len)
 {
@@ -108,6 +90,14 @@ static int ctl_wait_event_len(struct kunit *test, struct socket *sock, u8 type, 
 		return ret;
 	}
 	return -ENOENT;
+}
+
+/* As ctl_wait_event_len(), for a payload of exactly @len bytes. */
+static void ctl_wait_event(struct kunit *test, struct socket *sock, u8 type, void *out,
+			   size_t len)
+{
+	KUNIT_ASSERT_EQ_MSG(test, ctl_wait_event_len(test, sock, type, out, len), (int)len,
+			    "waiting for event %u", type);
 }
 
 /* Read until the stream update of @id reaching @state. */

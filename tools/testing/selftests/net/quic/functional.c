@@ -43,6 +43,7 @@
 
 #include "ktap.h"
 #include "netns.h"
+#include "util.h"
 
 #define PORT_BASE	4700
 #define TIMEO_S		10
@@ -73,31 +74,14 @@ struct fn_case {
 };
 
 static struct netns_pair pair;
-static const char *cert_dir = "/tests/certs";
 static int next_port = PORT_BASE;
 
-static const char *cert_path(const char *file)
-{
-	static char buf[4][256];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", cert_dir, file);
-	return p;
-}
 
 static void lib_log(int level, const char *msg)
 {
 	ktap_diag("libquic: %s", msg);
 }
 
-static void timeouts(int fd)
-{
-	struct timeval tv = { .tv_sec = TIMEO_S };
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
 
 static socklen_t server_addr(int family, int port, struct sockaddr_storage *ss)
 {
@@ -177,7 +161,7 @@ static void *server_main(void *p)
 		snprintf(a->why, sizeof(a->why), "socket: %s", errno_name(errno));
 		goto out;
 	}
-	timeouts(lfd);
+	sock_timeouts(lfd, TIMEO_S);
 	for (i = 1; i <= QUIC_EVENT_MAX; i++)
 		if ((o->listen_events & (1u << i)) && event_set(lfd, i, true))
 			snprintf(a->why, sizeof(a->why), "event %d: %s", i, errno_name(errno));
@@ -195,7 +179,7 @@ static void *server_main(void *p)
 		snprintf(a->why, sizeof(a->why), "accept: %s", errno_name(errno));
 		return NULL;
 	}
-	timeouts(a->fd);
+	sock_timeouts(a->fd, TIMEO_S);
 	if (o->psk)
 		a->ret = quic_server_handshake(a->fd, cert_path("psk-alice.txt"), NULL,
 					       "h3," ALPN);
@@ -239,7 +223,7 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 	c->cli = socket(o->family, SOCK_STREAM, IPPROTO_QUIC);
 	if (c->cli < 0)
 		goto join;
-	timeouts(c->cli);
+	sock_timeouts(c->cli, TIMEO_S);
 	memset(&cfg, 0, sizeof(cfg));
 	if (getsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
 		goto join;
@@ -888,19 +872,6 @@ static void case_connection_ids(struct conn *c)
 	check(round_trip(c, 8, 34), "and the connection carries on");
 	check_errno(cid_set(c->srv, false, 0, 99), EINVAL,
 		    "asking to retire IDs never issued is EINVAL");
-}
-
-static ssize_t read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return n;
 }
 
 /* The line of @text that contains @needle, copied to @line. */

@@ -48,6 +48,7 @@
 
 #include "ktap.h"
 #include "netns.h"
+#include "util.h"
 
 #define PORT_BASE	4500
 #define DATA_LEN	(64 * 1024)
@@ -133,18 +134,8 @@ struct server_report {
 	char why[128];		/* the first thing that went wrong */
 };
 
-static const char *cert_dir = "/tests/certs";
 static const char *side = "client";
 
-static const char *cert_path(const char *file)
-{
-	static char buf[4][256];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", cert_dir, file);
-	return p;
-}
 
 /* libquic's messages become diagnostics, tagged with the side. */
 static void lib_log(int level, const char *msg)
@@ -165,13 +156,6 @@ static uint8_t pattern(size_t i, bool from_client)
 	return (uint8_t)(i * 13 + (i >> 9) * 7 + (from_client ? 0x21 : 0x8b));
 }
 
-static void timeouts(int fd)
-{
-	struct timeval tv = { .tv_sec = TIMEO_S };
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
 
 static socklen_t server_addr(const struct netns_pair *p, const struct hs_case *c, int port,
 			     struct sockaddr_storage *ss)
@@ -311,7 +295,7 @@ static int server_side(const struct netns_pair *p, const struct hs_case *c, int 
 	lfd = socket(c->family, SOCK_STREAM, IPPROTO_QUIC);
 	if (lfd < 0)
 		return fail(r, "socket: %s", errno_name(errno));
-	timeouts(lfd);
+	sock_timeouts(lfd, TIMEO_S);
 	if (bind(lfd, (struct sockaddr *)&ss, len))
 		return fail(r, "bind: %s", errno_name(errno));
 	if (listen(lfd, 1))
@@ -321,7 +305,7 @@ static int server_side(const struct netns_pair *p, const struct hs_case *c, int 
 	fd = accept(lfd, NULL, NULL);
 	if (fd < 0)
 		return fail(r, "accept: %s", errno_name(errno));
-	timeouts(fd);
+	sock_timeouts(fd, TIMEO_S);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (c->psk)
@@ -387,7 +371,7 @@ static int client_handshake(const struct netns_pair *p, const struct hs_case *c,
 		ktap_diag("%s: client socket: %s", c->name, errno_name(errno));
 		return -1;
 	}
-	timeouts(fd);
+	sock_timeouts(fd, TIMEO_S);
 	if (set_config(fd, c)) {
 		*ret = -errno;
 		ktap_diag("%s: QUIC_SOCKOPT_CONFIG: %s", c->name, errno_name(errno));

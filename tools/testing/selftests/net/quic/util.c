@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -125,4 +127,24 @@ int proto_sockets(const char *proto)
 			return sockets;
 	}
 	return -1;
+}
+
+const char *cert_dir = "/tests/certs";
+
+const char *cert_path(const char *file)
+{
+	static char buf[4][256];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", cert_dir, file);
+	return p;
+}
+
+void sock_timeouts(int fd, int secs)
+{
+	struct timeval tv = { .tv_sec = secs };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }

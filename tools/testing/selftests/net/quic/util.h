@@ -28,4 +28,11 @@ int proto_sockets(const char *proto);
 /* Run @argv (NULL-terminated) and wait; returns its exit status or -errno. */
 int run_wait(char *const argv[]);
 
+/* Where the test credentials are (/tests/certs unless a test changes it). */
+extern const char *cert_dir;
+/* @file under cert_dir; the last four results stay valid. */
+const char *cert_path(const char *file);
+/* SO_RCVTIMEO and SO_SNDTIMEO of @secs seconds on @fd. */
+void sock_timeouts(int fd, int secs);
+
 #endif /* __QUIC_SELFTEST_UTIL_H__ */
