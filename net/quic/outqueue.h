@@ -105,6 +105,7 @@ struct quic_outq_stream {
  * @in_flight: it counts toward bytes in flight (ack-eliciting or padded)
  * @pmtu_probe: a PLPMTUD probe (RFC 9000 Section 14.4): its loss is no
  *	congestion signal
+ * @ecn: sent with ECT(0), for ECN validation (RFC 9000 Section 13.4.2)
  */
 struct quic_outq_packet {
 	struct list_head list;

@@ -61,7 +61,11 @@ static void quic_xmit_header(struct sock *sk, u8 level, struct quic_packet_hdr *
 
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->type = quic_xmit_packet_type(level);
-	hdr->fixed = 1;
+	/* RFC 9287 Section 3: once the peer said it takes either value, the
+	 * Fixed Bit is random, so that middleboxes cannot come to rely on it.
+	 */
+	hdr->fixed = quic_packet_fixed_bit(quic_sk(sk)->remote_param_set &&
+					   quic_remote_param(sk)->grease_quic_bit);
 	hdr->version = quic_config(sk)->version;
 	hdr->pn_len = QUIC_XMIT_PN_LEN;
 	if (dcid)

@@ -28,6 +28,7 @@
 #include "../connid_ctl.h"
 #include "../crypto.h"
 #include "../packet.h"
+#include "../transmit.h"
 #include "../socket.h"
 #include "conn_util.h"
 #include "util.h"
@@ -844,6 +845,43 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	ctl_round_trip(test, &p, 8);
 }
 
+static atomic_t ctl_fixed[2];
+
+static bool ctl_count_fixed_bit(struct sock *sk, struct sk_buff *skb)
+{
+	if (!(skb->data[0] & QUIC_HDR_FORM_LONG))
+		atomic_inc(&ctl_fixed[!!(skb->data[0] & QUIC_HDR_FIXED_BIT)]);
+	return false;
+}
+
+static void ctl_hook_off(void *unused)
+{
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+}
+
+/* RFC 9287: when both ends sent grease_quic_bit, 1-RTT packets go out with
+ * a random Fixed Bit, and the receiver takes both values.
+ */
+static void ctl_grease_quic_bit_randomizes_the_fixed_bit(struct kunit *test)
+{
+	struct conn_pair p = { .grease = 1 };
+	u8 *data = conn_pattern(test, 60000, 9);
+
+	conn_handshake(test, ctl_v4, 63119, &p);
+	atomic_set(&ctl_fixed[0], 0);
+	atomic_set(&ctl_fixed[1], 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ctl_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, ctl_count_fixed_bit);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, 60000), 60000);
+	conn_expect_stream(test, p.server, 0, data, 60000);
+	ctl_round_trip(test, &p, 4);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+	/* About 50 short-header packets each way: both values, by far. */
+	KUNIT_EXPECT_GT(test, atomic_read(&ctl_fixed[0]), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&ctl_fixed[1]), 0);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -874,6 +912,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_client_abandons_on_version_negotiation),
 	KUNIT_CASE(ctl_ecn_validates_over_loopback),
 	KUNIT_CASE(ctl_client_moves_to_a_new_local_address),
+	KUNIT_CASE(ctl_grease_quic_bit_randomizes_the_fixed_bit),
 	{}
 };
 

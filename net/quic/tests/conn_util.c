@@ -245,6 +245,19 @@ void conn_sock_release(void *sock)
 	sock_release(sock);
 }
 
+/* Set grease_quic_bit in the transport parameters of @sock. */
+static void conn_grease(struct kunit *test, struct socket *sock)
+{
+	struct quic_transport_param prm = {};
+	unsigned int len = sizeof(prm);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     &len), 0);
+	prm.grease_quic_bit = 1;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     sizeof(prm)), 0);
+}
+
 /**
  * conn_limit_streams - set our max_streams_bidi and max_streams_uni
  * @test: the case
@@ -310,6 +323,10 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
 	if (p->server_max_streams)
 		conn_limit_streams(test, p->lsock, p->server_max_streams);
+	if (p->grease) {
+		conn_grease(test, p->lsock);
+		conn_grease(test, p->client);
+	}
 	if (p->validate_peer_address) {
 		struct quic_config lcfg = { .validate_peer_address = 1 };
 

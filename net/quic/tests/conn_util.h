@@ -29,6 +29,7 @@ struct conn_case {
  * @client_events: bit per QUIC_EVENT_* enabled on the client before connect().
  * @client_cid_limit: the client's active_connection_id_limit (0: default).
  * @validate_peer_address: the listener answers with a Retry.
+ * @grease: both ends send grease_quic_bit (RFC 9287).
  * @client_token: an address validation token the client presents.
  * @client_token_len: its length.
  */
@@ -43,6 +44,7 @@ struct conn_pair {
 	u32 client_events;
 	u8 client_cid_limit;
 	u8 validate_peer_address;
+	u8 grease;
 	u8 *client_token;
 	u32 client_token_len;
 };
