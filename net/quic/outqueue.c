@@ -512,6 +512,31 @@ bool quic_outq_has_data(const struct quic_outq *outq, u8 level)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_has_data);
 
 /**
+ * quic_outq_path_frame_pending - is a PATH_CHALLENGE or PATH_RESPONSE waiting
+ * @outq: the queue
+ *
+ * RFC 9000 Section 8.2.1: the datagram carrying one is expanded to 1200
+ * bytes (as far as the anti-amplification limit allows).
+ *
+ * Return: true when one waits in the Application space, new or to resend.
+ */
+bool quic_outq_path_frame_pending(const struct quic_outq *outq)
+{
+	const struct quic_outq_space *sp = &outq->spaces[quic_pnspace_index(QUIC_CRYPTO_APP)];
+	const struct list_head *lists[] = { &sp->ctrl, &sp->retrans };
+	const struct quic_outq_frame *fr;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(fr, lists[i], list)
+			if (fr->type == QUIC_FRAME_PATH_CHALLENGE ||
+			    fr->type == QUIC_FRAME_PATH_RESPONSE)
+				return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_path_frame_pending);
+
+/**
  * quic_outq_set_max_data - the peer's connection flow control limit
  * @outq: the queue
  * @max: initial_max_data, or the Maximum Data of a MAX_DATA frame

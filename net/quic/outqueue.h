@@ -349,6 +349,7 @@ int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, g
 u64 quic_outq_unsent(const struct quic_outq *outq);
 void quic_outq_stream_purge(struct quic_outq *outq, struct quic_stream *s);
 bool quic_outq_has_data(const struct quic_outq *outq, u8 level);
+bool quic_outq_path_frame_pending(const struct quic_outq *outq);
 
 /* Send-side flow control (outqueue.c) */
 bool quic_outq_set_max_data(struct quic_outq *outq, u64 max);

@@ -269,7 +269,7 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 	struct quic_path_group *paths = quic_paths(sk);
 	u32 room = quic_cong_mss(quic_cong(sk));
 	u32 used = 0, headroom, min_len;
-	bool hs_sent = false;
+	bool hs_sent = false, path_frame;
 	struct sk_buff *skb;
 	int i, n;
 	u8 *buf;
@@ -300,6 +300,7 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 	buf = skb->data;
 	/* RFC 9000 Section 13.4: every packet of the datagram shares its mark. */
 	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
+	path_frame = quic_outq_path_frame_pending(quic_outq(sk));
 
 	for (i = 0; i < ARRAY_SIZE(quic_xmit_levels); i++) {
 		u8 level = quic_xmit_levels[i];
@@ -307,8 +308,13 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 		if (!quic_xmit_level_usable(sk, level))
 			continue;
 		min_len = 0;
-		if (level == QUIC_CRYPTO_INITIAL && used < QUIC_MIN_UDP_PAYLOAD)
-			min_len = QUIC_MIN_UDP_PAYLOAD - used;
+		/* Sections 14.1 and 8.2.1: Initials and path validation frames
+		 * travel in datagrams of at least 1200 bytes, within what the
+		 * anti-amplification limit leaves.
+		 */
+		if ((level == QUIC_CRYPTO_INITIAL || (level == QUIC_CRYPTO_APP && path_frame)) &&
+		    used < QUIC_MIN_UDP_PAYLOAD)
+			min_len = min_t(u32, QUIC_MIN_UDP_PAYLOAD, room) - used;
 		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, false, now);
 		if (n <= 0)
 			continue;

@@ -794,6 +794,25 @@ static void ctl_ecn_validates_over_loopback(struct kunit *test)
 	release_sock(p.server->sk);
 }
 
+static struct sock *ctl_watched;
+static atomic_t ctl_largest;
+
+/* Transmit hook: the largest datagram @ctl_watched sent; nothing dropped. */
+static bool ctl_note_size(struct sock *sk, struct sk_buff *skb)
+{
+	int len = skb->len;
+
+	if (sk == READ_ONCE(ctl_watched) && len > atomic_read(&ctl_largest))
+		atomic_set(&ctl_largest, len);
+	return false;
+}
+
+static void ctl_size_hook_off(void *unused)
+{
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+	WRITE_ONCE(ctl_watched, NULL);
+}
+
 static int ctl_migrate(struct socket *sock, union quic_addr *a, unsigned int len)
 {
 	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a, len);
@@ -819,6 +838,11 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	quic_kunit_addr4(&na, "127.0.0.2", 0);
 	KUNIT_EXPECT_EQ(test, ctl_migrate(p.server, &na, sizeof(na.v4)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ctl_migrate(p.client, &na, 3), -EINVAL);
+	/* From here the client sends a PING, ACKs and its PATH_RESPONSE. */
+	atomic_set(&ctl_largest, 0);
+	WRITE_ONCE(ctl_watched, p.client->sk);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ctl_size_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, ctl_note_size);
 	KUNIT_ASSERT_EQ(test, ctl_migrate(p.client, &na, sizeof(na.v4)), 0);
 	KUNIT_ASSERT_GT(test, kernel_getsockname(p.client, &after.sa), 0);
 	KUNIT_EXPECT_TRUE(test, after.v4.sin_addr.s_addr == na.v4.sin_addr.s_addr);
@@ -834,6 +858,9 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	 */
 	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
 	KUNIT_EXPECT_EQ(test, local, 0);
+	/* RFC 9000 Section 8.2.1: the PATH_RESPONSE went in 1200 bytes. */
+	KUNIT_EXPECT_GE(test, atomic_read(&ctl_largest), QUIC_MIN_UDP_PAYLOAD);
+	ctl_size_hook_off(NULL);
 	ctl_round_trip(test, &p, 4);
 	lock_sock(p.server->sk);
 	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->validated);
