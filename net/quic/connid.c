@@ -380,8 +380,9 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_token_exists);
  * changes when an error is returned (other than -ENOMEM).
  *
  * When the call raises @set->retire_prior_to from a to b, the caller sends
- * RETIRE_CONNECTION_ID for every sequence number in [a, b), received or
- * not; so a NEW_CONNECTION_ID below b arriving later is dropped here.
+ * RETIRE_CONNECTION_ID for the sequence numbers in [a, b), received or
+ * not (the last ones of a huge jump only); so a NEW_CONNECTION_ID below b
+ * arriving later is dropped here.
  *
  * Return: 0; -EBADMSG when @prior_to exceeds @number, @number exceeds
  * 2^62 - 1 or @id is not 1 to 20 bytes (FRAME_ENCODING_ERROR); -EPROTO

@@ -27,6 +27,7 @@
 #include <linux/random.h>
 #include <net/sock.h>
 
+#include "connection.h"
 #include "connid_ctl.h"
 #include "crypto.h"
 #include "event.h"
@@ -128,7 +129,8 @@ static int quic_cid_send_new(struct sock *sk, const struct quic_conn_id *id, u64
  * @gfp: allocation flags
  *
  * Called once the handshake is done and whenever the peer retired one of
- * ours. Nothing is issued on a connection using zero-length IDs.
+ * ours, even the last one it held. Nothing is issued on a connection
+ * using zero-length IDs.
  *
  * Return: 0 or a negative errno (the IDs issued so far stay).
  */
@@ -141,11 +143,12 @@ int quic_cid_issue(struct sock *sk, gfp_t gfp)
 	u64 number;
 
 	sock_owned_by_me(sk);
-	if (!set->active || !set->active->id.len)
+	/* Zero-length IDs are never retired: there is nothing to issue. */
+	if (set->active && !set->active->id.len)
 		return 0;
 	while (quic_cid_live(set) < want) {
 		number = set->next_number;
-		quic_conn_id_generate(&id, set->active->id.len);
+		quic_conn_id_generate(&id, QUIC_CONN_ID_OWN_LEN);
 		err = quic_conn_id_add(set, &id, number, NULL, gfp);
 		/* A collision in the namespace: draw again, a few times. */
 		if (err == -EADDRINUSE && ++draws < 8)
@@ -190,6 +193,11 @@ static int quic_cid_send_retire(struct sock *sk, u64 number, gfp_t gfp)
  * one in use went, the next one is used and the application is told
  * (QUIC_EVENT_CONNECTION_ID).
  *
+ * Retire Prior To comes from the network and may jump by up to 2^62: only
+ * the last %QUIC_CONN_ID_RETIRE_MAX numbers below it are retired, which
+ * covers every ID a peer within our limit can have issued and not seen
+ * retired; an older one we never received stays the peer's to forget.
+ *
  * Return: 0, or a negative errno for quic_conn_id_transport_error().
  */
 int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
@@ -204,6 +212,8 @@ int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
 				    f->new_cid.token, GFP_ATOMIC);
 	if (err)
 		return err;
+	if (set->retire_prior_to - prior > QUIC_CONN_ID_RETIRE_MAX)
+		prior = set->retire_prior_to - QUIC_CONN_ID_RETIRE_MAX;
 	for (n = prior; n < set->retire_prior_to; n++) {
 		err = quic_cid_send_retire(sk, n, GFP_ATOMIC);
 		if (err)
@@ -212,6 +222,7 @@ int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
 	quic_cid_dest_changed(sk, before);
 	return 0;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_recv_new);
 
 /**
  * quic_cid_recv_retire - apply a RETIRE_CONNECTION_ID frame

@@ -18,6 +18,10 @@ struct quic_frame;
 
 /* Our IDs the peer holds at most, whatever its active_connection_id_limit. */
 #define QUIC_CONN_ID_ISSUE_MAX		8
+/* RETIRE_CONNECTION_ID frames one raise of the peer's Retire Prior To may
+ * cause (quic_cid_recv_new()).
+ */
+#define QUIC_CONN_ID_RETIRE_MAX		16
 
 int quic_cid_init(void);
 void quic_cid_exit(void);

@@ -409,7 +409,7 @@ static void quic_rcv_vn(struct sock *sk, struct sk_buff *skb)
 	struct quic_conn_id_entry *own = quic_conn_id_active(quic_source(sk));
 	struct quic_path_group *paths = quic_paths(sk);
 	struct quic_packet_invariant inv;
-	u32 versions[16];
+	u32 versions[64];
 	int n, i;
 
 	if (paths->serv || paths->retry || quic_sk(sk)->peer_scid_set ||

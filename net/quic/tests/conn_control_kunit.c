@@ -134,13 +134,11 @@ static void ctl_confirm(struct kunit *test, struct conn_pair *p, s64 id)
  */
 static void ctl_reset_reaches_the_peer_as_a_notification(struct kunit *test)
 {
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_STREAM_UPDATE) };
 	struct quic_stream_update u;
-	struct conn_pair p = {};
 	u8 data[100] = {};
 
 	conn_handshake(test, ctl_v4, 63100, &p);
-	/* Too late for the listener: set on both ends now. */
-	KUNIT_ASSERT_EQ(test, ctl_event(p.server, QUIC_EVENT_STREAM_UPDATE, true), 0);
 	KUNIT_ASSERT_EQ(test, ctl_event(p.client, QUIC_EVENT_STREAM_UPDATE, true), 0);
 
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, data, sizeof(data)),
@@ -480,6 +478,7 @@ static void ctl_each_side_holds_the_ids_the_other_allows(struct kunit *test)
 {
 	struct conn_pair p = { .client_cid_limit = 4 };
 	struct quic_connection_id_info info;
+	struct quic_conn_id_entry *e;
 
 	conn_handshake(test, ctl_v4, 63110, &p);
 	ctl_round_trip(test, &p, 0);
@@ -494,6 +493,17 @@ static void ctl_each_side_holds_the_ids_the_other_allows(struct kunit *test)
 	info = ctl_cid_get(test, p.server, false);
 	KUNIT_EXPECT_EQ(test, info.active, 0);
 	KUNIT_EXPECT_EQ(test, info.prior_to, 0);
+
+	/* Every ID the client holds came with the server's reset token. */
+	lock_sock(p.client->sk);
+	list_for_each_entry(e, &quic_dest(p.client->sk)->head, list) {
+		u8 want[QUIC_CONN_ID_TOKEN_LEN];
+
+		KUNIT_EXPECT_TRUE(test, quic_dest_conn_id(e)->has_token);
+		KUNIT_EXPECT_EQ(test, quic_cid_reset_token(&e->id, want), 0);
+		KUNIT_EXPECT_MEMEQ(test, quic_dest_conn_id(e)->token, want, sizeof(want));
+	}
+	release_sock(p.client->sk);
 }
 
 /* QUIC_SOCKOPT_CONNECTION_ID with dest 1: the client moves to the
@@ -546,6 +556,34 @@ static void ctl_peer_retiring_the_id_in_use_is_notified(struct kunit *test)
 	ctl_round_trip(test, &p, 4);
 	info = ctl_cid_get(test, p.server, false);
 	KUNIT_EXPECT_GE(test, info.prior_to, 2);
+}
+
+/* A NEW_CONNECTION_ID from the network whose Retire Prior To jumps by
+ * 2^40 queues a bounded number of RETIRE_CONNECTION_ID frames, not 2^40.
+ */
+static void ctl_huge_retire_prior_to_is_bounded(struct kunit *test)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_NEW_CONNECTION_ID };
+	const struct quic_outq_space *sp;
+	const struct quic_outq_frame *fr;
+	struct conn_pair p = {};
+	int retires = 0;
+
+	conn_handshake(test, ctl_v4, 63120, &p);
+	ctl_round_trip(test, &p, 0);
+	f.new_cid.seqno = 1ULL << 40;
+	f.new_cid.prior_to = 1ULL << 40;
+	quic_conn_id_generate(&f.new_cid.id, 8);
+	get_random_bytes(f.new_cid.token, sizeof(f.new_cid.token));
+
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_EQ(test, quic_cid_recv_new(p.client->sk, &f), 0);
+	sp = &quic_outq(p.client->sk)->spaces[quic_pnspace_index(QUIC_CRYPTO_APP)];
+	list_for_each_entry(fr, &sp->ctrl, list)
+		retires += fr->type == QUIC_FRAME_RETIRE_CONNECTION_ID;
+	KUNIT_EXPECT_EQ(test, quic_conn_id_active(quic_dest(p.client->sk))->number, 1ULL << 40);
+	release_sock(p.client->sk);
+	KUNIT_EXPECT_EQ(test, retires, QUIC_CONN_ID_RETIRE_MAX);
 }
 
 /* RFC 9000 Section 10.3.1: a datagram ending with a reset token of the
@@ -934,6 +972,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_switching_to_another_peer_id_retires_the_older_ones),
 	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
 	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
+	KUNIT_CASE(ctl_huge_retire_prior_to_is_bounded),
 	KUNIT_CASE(ctl_retry_then_new_token),
 	KUNIT_CASE(ctl_unknown_version_gets_version_negotiation),
 	KUNIT_CASE(ctl_client_abandons_on_version_negotiation),
