@@ -316,6 +316,7 @@ static int quic_cid_set_dest(struct sock *sk, u32 active, u32 prior_to)
 static int quic_cid_set_source(struct sock *sk, u32 prior_to)
 {
 	struct quic_conn_id_set *set = quic_source(sk);
+	struct quic_conn_id_entry *e;
 	int err;
 
 	if (prior_to <= set->retire_prior_to)
@@ -329,9 +330,15 @@ static int quic_cid_set_source(struct sock *sk, u32 prior_to)
 	err = quic_cid_issue(sk, GFP_KERNEL);
 	if (err)
 		return err;
-	if (set->active->number < prior_to)
-		err = quic_conn_id_set_active(set, prior_to);
-	return err;
+	/* Our long headers move to the lowest ID kept (the peer may have
+	 * retired some already, so it is not always @prior_to itself).
+	 */
+	if (set->active->number >= prior_to)
+		return 0;
+	list_for_each_entry(e, &set->head, list)
+		if (e->number >= prior_to)
+			return quic_conn_id_set_active(set, e->number);
+	return 0;
 }
 
 /**
