@@ -26,6 +26,7 @@
 #include "receive.h"
 #include "socket.h"
 #include "sockmsg.h"
+#include "ticket.h"
 #include "transmit.h"
 
 static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
@@ -414,6 +415,7 @@ int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
 	quic_conn_apply_remote(sk);
 
 	quic_set_state(sk, QUIC_SS_ESTABLISHING);
+	WRITE_ONCE(quic_inq(sk)->crypto_only, 1);
 	err = sk->sk_prot->hash(sk);
 	if (err)
 		goto out_closed;
@@ -486,6 +488,9 @@ int quic_conn_listen(struct socket *sock, int backlog)
 	if (quic_conn_listen_taken(sk))
 		goto out;
 
+	err = quic_ticket_key_init(sk);
+	if (err)
+		goto out;
 	quic_paths(sk)->serv = 1;
 	quic_set_state(sk, QUIC_SS_LISTENING);
 	err = sk->sk_prot->hash(sk);
@@ -555,6 +560,19 @@ static void quic_conn_request_free(struct quic_request *req)
 	kfree(req);
 }
 
+/* The client waiting for accept() that @info's datagram comes from. */
+static struct quic_request *quic_conn_request_find(struct sock *sk,
+						   const struct quic_request *info)
+{
+	struct quic_request *req;
+
+	list_for_each_entry(req, &quic_sk(sk)->requests, list)
+		if (quic_conn_id_equal(&req->dcid, &info->dcid) &&
+		    !memcmp(&req->daddr, &info->daddr, sizeof(info->daddr)))
+			return req;
+	return NULL;
+}
+
 /**
  * quic_conn_request_add - queue a new client on a listener
  * @sk: the listening socket, owned by the caller (softirq with the socket
@@ -579,10 +597,8 @@ int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
 
 	if (!quic_is_listen(sk))
 		return -EINVAL;
-	list_for_each_entry(req, &qs->requests, list) {
-		if (!quic_conn_id_equal(&req->dcid, &info->dcid) ||
-		    memcmp(&req->daddr, &info->daddr, sizeof(info->daddr)))
-			continue;
+	req = quic_conn_request_find(sk, info);
+	if (req) {
 		if (!skb || skb_queue_len(&req->skbs) >= QUIC_REQUEST_SKBS)
 			return -EEXIST;
 		__skb_queue_tail(&req->skbs, skb);
@@ -603,6 +619,28 @@ int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_request_add);
+
+/**
+ * quic_conn_request_append - queue a later datagram of a client waiting for accept()
+ * @sk: the listener, owned by the caller
+ * @info: its Destination Connection ID and addresses
+ * @skb: the datagram (0-RTT packets that followed the first Initial)
+ *
+ * Return: 0; -ENOENT when no such client waits, -EEXIST when its queue is
+ * full. On error @skb still belongs to the caller.
+ */
+int quic_conn_request_append(struct sock *sk, const struct quic_request *info,
+			     struct sk_buff *skb)
+{
+	struct quic_request *req = quic_conn_request_find(sk, info);
+
+	if (!req)
+		return -ENOENT;
+	if (skb_queue_len(&req->skbs) >= QUIC_REQUEST_SKBS)
+		return -EEXIST;
+	__skb_queue_tail(&req->skbs, skb);
+	return 0;
+}
 
 /* Wait until a client is queued, like inet_csk_wait_for_connect(). */
 static int quic_conn_wait_request(struct sock *sk, long timeo)
@@ -700,6 +738,9 @@ static int quic_conn_inherit(struct sock *newsk, struct sock *sk)
 	err = quic_cong_set_config(&nqs->cong, &nqs->config);
 	if (!err && qs->alpn.len)
 		err = quic_data_dup(&nqs->alpn, qs->alpn.data, qs->alpn.len, GFP_KERNEL);
+	/* The ticket key: any connection resumes the sessions of the others. */
+	if (!err && qs->ticket.len)
+		err = quic_data_dup(&nqs->ticket, qs->ticket.data, qs->ticket.len, GFP_KERNEL);
 	return err;
 }
 
@@ -768,6 +809,7 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 	quic_conn_apply_remote(newsk);
 
 	quic_set_state(newsk, QUIC_SS_ESTABLISHING);
+	WRITE_ONCE(quic_inq(newsk)->crypto_only, 1);
 	err = newsk->sk_prot->hash(newsk);
 	if (err)
 		goto out;
@@ -905,6 +947,8 @@ void quic_conn_apply_remote(struct sock *sk)
 
 	quic_stream_set_param(quic_streams(sk), quic_local_param(sk));
 	quic_stream_set_param(quic_streams(sk), r);
+	if (quic_stream_raise_send_limits(quic_streams(sk)))
+		sk->sk_write_space(sk);
 	quic_outq_set_max_data(quic_outq(sk), r->max_data);
 	quic_cong_set_max_ack_delay(quic_cong(sk), r->max_ack_delay);
 	quic_conn_id_set_param(quic_dest(sk), quic_local_param(sk));
@@ -1004,6 +1048,11 @@ static void quic_conn_established(struct sock *sk)
 
 	quic_set_state(sk, QUIC_SS_ESTABLISHED);
 	QUIC_INC_STATS(net, serv ? QUIC_MIB_CONN_PASSIVEESTABS : QUIC_MIB_CONN_ACTIVEESTABS);
+	/* Data that came in 0-RTT packets is the application's now. */
+	WRITE_ONCE(quic_inq(sk)->crypto_only, 0);
+	if (quic_inq_readable(quic_inq(sk)))
+		sk->sk_data_ready(sk);
+	quic_ticket_established(sk);
 	/* RFC 9000 Section 5.1.1: the peer gets as many of our IDs as it holds. */
 	quic_cid_issue(sk, GFP_KERNEL);
 	if (!serv)
@@ -1052,6 +1101,11 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
 		return err;
 	if (srt->level == QUIC_CRYPTO_HANDSHAKE && srt->send)
 		quic_outq_set_hs_keys(quic_outq(sk));
+	if (srt->level == QUIC_CRYPTO_EARLY && srt->send) {
+		err = quic_ticket_early_offered(sk);
+		if (err)
+			return err;
+	}
 	if (srt->level == QUIC_CRYPTO_APP && crypto->tx.ready && crypto->rx.ready)
 		quic_conn_established(sk);
 	if (!srt->send)

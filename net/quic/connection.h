@@ -76,6 +76,8 @@ struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg);
 int quic_conn_hash(struct sock *sk);
 void quic_conn_unhash(struct sock *sk);
 
+int quic_conn_request_append(struct sock *sk, const struct quic_request *info,
+			     struct sk_buff *skb);
 int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
 			  struct sk_buff *skb);
 int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);

@@ -167,6 +167,17 @@ void quic_event_new_token(struct sock *sk, const u8 *token, u32 len)
 }
 
 /**
+ * quic_event_new_session_ticket - a client received a NewSessionTicket
+ * @sk: the socket, owned
+ * @msg: the whole TLS message (header included), for the TLS library
+ * @len: its length
+ */
+void quic_event_new_session_ticket(struct sock *sk, const u8 *msg, u32 len)
+{
+	quic_event_queue(sk, QUIC_EVENT_NEW_SESSION_TICKET, msg, len);
+}
+
+/**
  * quic_event_connection_id - the connection ID in use changed
  * @sk: the socket, owned
  * @dest: one the peer issued (the Destination Connection ID we send with),

@@ -40,6 +40,7 @@ void quic_event_max_streams(struct sock *sk, bool uni, u64 max_streams);
 void quic_event_close(struct sock *sk, const struct quic_frame *f);
 void quic_event_key_update(struct sock *sk, u8 phase);
 void quic_event_new_token(struct sock *sk, const u8 *token, u32 len);
+void quic_event_new_session_ticket(struct sock *sk, const u8 *msg, u32 len);
 void quic_event_connection_id(struct sock *sk, bool dest, u32 active, u32 prior_to);
 void quic_event_migration(struct sock *sk, u8 local);
 

@@ -49,6 +49,7 @@ static struct quic_inq_chunk *quic_inq_chunk_new(struct quic_inq *inq, u8 type, 
 	c->type = type;
 	c->level = 0;
 	c->fin = 0;
+	c->ready = 0;
 	inq->rmem += quic_inq_truesize(len);
 	return c;
 }
@@ -62,6 +63,8 @@ static void quic_inq_chunk_free(struct quic_inq *inq, struct quic_inq_chunk *c)
 		inq->dgrams--;
 	else if (c->type == QUIC_INQ_EVENT)
 		inq->events--;
+	else if (c->ready)
+		WRITE_ONCE(inq->crypto_ready, inq->crypto_ready - 1);
 	kfree(c);
 }
 
@@ -141,6 +144,7 @@ void quic_inq_free(struct quic_inq *inq)
 			quic_inq_stream_free(inq, st);
 	for (level = 0; level < QUIC_CRYPTO_MAX; level++)
 		quic_inq_reasm_purge(inq, &inq->crypto[level]);
+	quic_inq_tap_set(inq, 0, QUIC_INQ_TAP_OFF, 0, GFP_KERNEL);
 	WARN_ON_ONCE(inq->rmem || inq->dgrams || inq->events);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_free);
@@ -257,6 +261,48 @@ static int quic_inq_fill(struct quic_inq *inq, struct quic_inq_reasm *r,
 	return quic_inq_place(inq, pos, p, cur, end, commit, charge, gfp);
 }
 
+/* Move @c, in order now, to the delivery queue. */
+static void quic_inq_ready(struct quic_inq *inq, struct quic_inq_chunk *c)
+{
+	list_move_tail(&c->list, &inq->readq);
+	if (c->type == QUIC_INQ_CRYPTO) {
+		c->ready = 1;
+		WRITE_ONCE(inq->crypto_ready, inq->crypto_ready + 1);
+	}
+}
+
+/* A CRYPTO chunk becoming contiguous at the level the tap watches. */
+static bool quic_inq_tapped(const struct quic_inq *inq, const struct quic_inq_chunk *c)
+{
+	return inq->tap.mode != QUIC_INQ_TAP_OFF && c->type == QUIC_INQ_CRYPTO &&
+	       c->level == inq->tap.level;
+}
+
+/*
+ * Give the tap the bytes of @c. COPY keeps the first tap.cap bytes of the
+ * level and leaves @c to the application; DIVERT takes @c away from it.
+ * Return: -EMSGSIZE when a DIVERT tap cannot hold @c (its bytes are lost:
+ * the caller closes the connection), 0 otherwise.
+ */
+static int quic_inq_tap_take(struct quic_inq *inq, struct quic_inq_chunk *c)
+{
+	struct quic_inq_tap *t = &inq->tap;
+	u32 n = min(c->len, t->cap - t->len);
+	int err = 0;
+
+	if (t->mode == QUIC_INQ_TAP_DIVERT && n < c->len)
+		err = -EMSGSIZE;
+	else
+		memcpy(t->buf + t->len, c->data, n);
+	if (!err)
+		t->len += n;
+	if (t->mode == QUIC_INQ_TAP_COPY)
+		quic_inq_ready(inq, c);
+	else
+		quic_inq_chunk_free(inq, c);
+	return err;
+}
+
 /*
  * Copy in what is new of @p (bytes [p->offset, end)), refusing it whole when
  * the receive buffer cannot take it, then move what became contiguous to
@@ -284,8 +330,13 @@ static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
 	list_for_each_entry_safe(c, tmp, &r->chunks, list) {
 		if (c->offset != r->next)
 			break;
-		list_move_tail(&c->list, &inq->readq);
 		r->next += c->len;
+		if (quic_inq_tapped(inq, c)) {
+			if (quic_inq_tap_take(inq, c))
+				err = -EMSGSIZE;
+			continue;
+		}
+		quic_inq_ready(inq, c);
 		*last = c;
 	}
 	return err;
@@ -491,6 +542,62 @@ int quic_inq_stream_reset(struct quic_inq *inq, struct quic_stream *s, u64 final
 	return quic_inq_conn_update(inq);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_reset);
+
+/**
+ * quic_inq_tap_set - let the kernel read one level's CRYPTO stream itself
+ * @inq: the queue
+ * @level: encryption level to watch
+ * @mode: QUIC_INQ_TAP_COPY: the first @cap bytes of the level are copied
+ *	as they become contiguous, the application still gets them all;
+ *	QUIC_INQ_TAP_DIVERT: contiguous bytes go to the tap only, at most
+ *	@cap of them not consumed (quic_inq_tap_consume()) at any time;
+ *	QUIC_INQ_TAP_OFF: stop (@level and @cap are ignored)
+ * @cap: bytes the tap holds
+ * @gfp: allocation flags
+ *
+ * A level has one reader: bytes that arrived before the tap was set went
+ * to the application. Setting a tap replaces the previous one.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL for a bad level or mode or a zero @cap.
+ */
+int quic_inq_tap_set(struct quic_inq *inq, u8 level, u8 mode, u32 cap, gfp_t gfp)
+{
+	struct quic_inq_tap *t = &inq->tap;
+	u8 *buf = NULL;
+
+	if (mode > QUIC_INQ_TAP_DIVERT)
+		return -EINVAL;
+	if (mode != QUIC_INQ_TAP_OFF) {
+		if (level >= QUIC_CRYPTO_MAX || !cap)
+			return -EINVAL;
+		buf = kmalloc(cap, gfp);
+		if (!buf)
+			return -ENOMEM;
+	}
+	kfree(t->buf);
+	t->buf = buf;
+	t->len = 0;
+	t->cap = buf ? cap : 0;
+	t->level = level;
+	t->mode = mode;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_tap_set);
+
+/**
+ * quic_inq_tap_consume - drop bytes from the front of the tap
+ * @inq: the queue
+ * @len: bytes done with (at most what the tap holds)
+ */
+void quic_inq_tap_consume(struct quic_inq *inq, u32 len)
+{
+	struct quic_inq_tap *t = &inq->tap;
+
+	len = min(len, t->len);
+	memmove(t->buf, t->buf + len, t->len - len);
+	t->len -= len;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_tap_consume);
 
 /**
  * quic_inq_crypto_recv - take the data of one CRYPTO frame
@@ -717,6 +824,21 @@ static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_ta
 	}
 }
 
+/* Where a read starts: the head, or the first CRYPTO chunk during the
+ * handshake (the TLS library is the reader then).
+ */
+static struct quic_inq_chunk *quic_inq_head(struct quic_inq *inq)
+{
+	struct quic_inq_chunk *c;
+
+	if (!inq->crypto_only)
+		return list_first_entry_or_null(&inq->readq, struct quic_inq_chunk, list);
+	list_for_each_entry(c, &inq->readq, list)
+		if (c->type == QUIC_INQ_CRYPTO)
+			return c;
+	return NULL;
+}
+
 /**
  * quic_inq_read - read the head of the delivery queue
  * @inq: the queue
@@ -724,6 +846,8 @@ static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_ta
  * @to: destination
  * @ri: output: what was read and which flow control updates are due
  *
+ * While &quic_inq.crypto_only is set, only CRYPTO data is read (the
+ * oldest first), anything else staying queued.
  * One call returns one message: bytes of one stream (stopping after its
  * last byte, @ri->fin then set), bytes of one CRYPTO level, or one whole
  * DATAGRAM or notification (its rest discarded, @ri->trunc set, when @to
@@ -745,7 +869,7 @@ int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_
 	bool fault = false;
 
 	memset(ri, 0, sizeof(*ri));
-	first = list_first_entry_or_null(&inq->readq, struct quic_inq_chunk, list);
+	first = quic_inq_head(inq);
 	if (!first)
 		return -EAGAIN;
 	ri->type = first->type;
@@ -754,7 +878,8 @@ int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_
 	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT)
 		return quic_inq_read_whole(inq, first, to, ri);
 
-	list_for_each_entry_safe(c, tmp, &inq->readq, list) {
+	c = first;
+	list_for_each_entry_safe_from(c, tmp, &inq->readq, list) {
 		if (!quic_inq_same_msg(c, ri))
 			break;
 		left = c->len - c->read;

@@ -68,6 +68,8 @@ enum quic_inq_type {
  * @type: &enum quic_inq_type
  * @level: CRYPTO: encryption level (&enum quic_crypto_level)
  * @fin: STREAM: the last byte of @data (or the chunk, if empty) ends the stream
+ * @ready: CRYPTO: the chunk is in the delivery queue (counted in
+ *	&quic_inq.crypto_ready)
  * @data: the bytes
  */
 struct quic_inq_chunk {
@@ -79,6 +81,7 @@ struct quic_inq_chunk {
 	u8 type;
 	u8 level;
 	u8 fin;
+	u8 ready;
 	u8 data[];
 };
 
@@ -108,6 +111,30 @@ struct quic_inq_stream {
 	struct quic_inq_reasm reasm;
 };
 
+/* What a tap does with the CRYPTO bytes of its level (quic_inq_tap_set()). */
+enum quic_inq_tap_mode {
+	QUIC_INQ_TAP_OFF,
+	QUIC_INQ_TAP_COPY,
+	QUIC_INQ_TAP_DIVERT,
+};
+
+/**
+ * struct quic_inq_tap - the kernel's own view of one level's CRYPTO stream
+ * @buf: in-order bytes taken, from the level's first byte (COPY) or from
+ *	the first one not consumed yet (DIVERT)
+ * @len: bytes in @buf
+ * @cap: size of @buf
+ * @level: encryption level watched
+ * @mode: &enum quic_inq_tap_mode
+ */
+struct quic_inq_tap {
+	u8 *buf;
+	u32 len;
+	u32 cap;
+	u8 level;
+	u8 mode;
+};
+
 /**
  * struct quic_inq - the receive side of one connection
  * @readq: chunks ready for the application, in the order they became readable
@@ -125,6 +152,10 @@ struct quic_inq_stream {
  * @dgram_drops: DATAGRAM frames dropped because the queue was full
  * @events: EVENT chunks in @readq (they sit at its head, oldest first)
  * @event_drops: notifications dropped because the queue was full
+ * @tap: CRYPTO bytes of one level the kernel reads itself
+ * @crypto_ready: CRYPTO chunks in @readq
+ * @crypto_only: the handshake is in progress: reads take CRYPTO data only,
+ *	data that came in 0-RTT packets waits for its end
  */
 struct quic_inq {
 	struct list_head readq;
@@ -142,6 +173,9 @@ struct quic_inq {
 	u64 dgram_drops;
 	u32 events;
 	u64 event_drops;
+	struct quic_inq_tap tap;
+	u32 crypto_ready;
+	u8 crypto_only;
 };
 
 /**
@@ -234,6 +268,8 @@ static inline u64 quic_inq_event_drops(const struct quic_inq *inq)
  */
 static inline bool quic_inq_readable(const struct quic_inq *inq)
 {
+	if (READ_ONCE(inq->crypto_only))
+		return READ_ONCE(inq->crypto_ready);
 	return !list_empty(&inq->readq);
 }
 
@@ -249,6 +285,8 @@ int quic_inq_stream_reset(struct quic_inq *inq, struct quic_stream *s, u64 final
 			  u32 errcode);
 void quic_inq_stream_purge(struct quic_inq *inq, s64 id);
 
+int quic_inq_tap_set(struct quic_inq *inq, u8 level, u8 mode, u32 cap, gfp_t gfp);
+void quic_inq_tap_consume(struct quic_inq *inq, u32 len);
 int quic_inq_crypto_recv(struct quic_inq *inq, u8 level, const struct quic_frame_data *d,
 			 gfp_t gfp);
 u64 quic_inq_crypto_offset(const struct quic_inq *inq, u8 level);

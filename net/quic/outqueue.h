@@ -373,6 +373,7 @@ u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level);
 int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level);
 void quic_outq_discard_space(struct quic_outq *outq, u8 level);
 void quic_outq_retry(struct quic_outq *outq);
+void quic_outq_early_rejected(struct quic_outq *outq);
 void quic_outq_abandon(struct quic_outq *outq);
 void quic_outq_data_drop(struct quic_outq *outq);
 

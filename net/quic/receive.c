@@ -37,6 +37,7 @@
 #include "receive.h"
 #include "socket.h"
 #include "sockmsg.h"
+#include "ticket.h"
 #include "transmit.h"
 
 /* What the frames of one packet found. */
@@ -242,6 +243,8 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 	case QUIC_FRAME_STOP_SENDING:
 		return quic_rcv_stop_sending(sk, f);
 	case QUIC_FRAME_CRYPTO:
+		if (rp->level == QUIC_CRYPTO_APP)
+			return quic_ticket_crypto_recv(sk, &f->data);
 		return quic_inq_crypto_recv(quic_inq(sk), rp->level, &f->data, GFP_ATOMIC);
 	case QUIC_FRAME_NEW_TOKEN:
 		return quic_rcv_new_token(sk, f);
@@ -284,6 +287,11 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 /* The transport error code a frame handler's errno stands for. */
 static u32 quic_rcv_frame_error(const struct quic_frame *f, int err)
 {
+	/* RFC 9001 Section 4.1.3: a TLS message QUIC does not carry after the
+	 * handshake (see quic_ticket_crypto_recv()), TLS alert unexpected_message.
+	 */
+	if (f->type == QUIC_FRAME_CRYPTO && err == -EPROTO)
+		return QUIC_TRANSPORT_ERROR_CRYPTO + QUIC_TLS_ALERT_UNEXPECTED_MESSAGE;
 	if ((f->type & ~0x07) == QUIC_FRAME_STREAM || f->type == QUIC_FRAME_RESET_STREAM ||
 	    f->type == QUIC_FRAME_STOP_SENDING || f->type == QUIC_FRAME_MAX_STREAM_DATA ||
 	    f->type == QUIC_FRAME_CRYPTO || f->type == QUIC_FRAME_DATAGRAM ||
@@ -639,6 +647,30 @@ static bool quic_rcv_listen_validate(struct sock *sk, struct sk_buff *skb,
 	return true;
 }
 
+/* The long header packet type of the first packet of @skb. */
+static u8 quic_rcv_long_type(const struct sk_buff *skb, u32 version)
+{
+	return quic_packet_type_from_wire(version, (skb->data[0] & QUIC_HDR_LONG_TYPE_MASK) >>
+					  QUIC_HDR_LONG_TYPE_SHIFT);
+}
+
+/* A 0-RTT datagram of a client waiting for accept() joins its Initial, so
+ * that the early data is there when the connection takes it (RFC 9001
+ * Section 4.6.1; RFC 9000 Section 5.2.2 lets a server buffer them).
+ */
+static void quic_rcv_listen_early(struct sock *sk, struct sk_buff *skb,
+				  const struct quic_packet_invariant *inv)
+{
+	struct quic_request req = {};
+
+	quic_get_msg_addrs(skb, udp_hdr(skb), &req.saddr, &req.daddr);
+	quic_conn_id_set(&req.dcid, inv->dcid, inv->dcid_len);
+	if (quic_conn_request_append(sk, &req, skb)) {
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+	}
+}
+
 /* A datagram reaching a listener: a new client's first Initial (RFC 9000
  * Section 7.2: a Destination Connection ID of at least 8 bytes, Section
  * 14.1: in a datagram of at least 1200 bytes), queued for accept().
@@ -650,6 +682,12 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	int err;
 
 	err = quic_packet_peek(skb->data, skb->len, 0, &inv);
+	if (!err && inv.long_header && quic_packet_version_supported(inv.version) &&
+	    inv.dcid_len >= 8 && inv.dcid_len <= QUIC_CONN_ID_MAX_LEN &&
+	    quic_rcv_long_type(skb, inv.version) == QUIC_PACKET_0RTT) {
+		quic_rcv_listen_early(sk, skb, &inv);
+		return;
+	}
 	if (!err && inv.long_header && skb->len >= QUIC_MIN_UDP_PAYLOAD &&
 	    inv.version != QUIC_VERSION_NEGOTIATION &&
 	    !quic_packet_version_supported(inv.version)) {
@@ -660,8 +698,7 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	if (err || !inv.long_header || skb->len < QUIC_MIN_UDP_PAYLOAD ||
 	    !quic_packet_version_supported(inv.version) || inv.dcid_len < 8 ||
 	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN || inv.scid_len > QUIC_CONN_ID_MAX_LEN ||
-	    quic_packet_type_from_wire(inv.version, (skb->data[0] & QUIC_HDR_LONG_TYPE_MASK) >>
-				       QUIC_HDR_LONG_TYPE_SHIFT) != QUIC_PACKET_INITIAL) {
+	    quic_rcv_long_type(skb, inv.version) != QUIC_PACKET_INITIAL) {
 		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
 		kfree_skb(skb);
 		return;

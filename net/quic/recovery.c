@@ -458,26 +458,24 @@ void quic_outq_discard_space(struct quic_outq *outq, u8 level)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_discard_space);
 
-/**
- * quic_outq_retry - the client got a Retry: its Initial data goes out again
- * @outq: the client's queue
- *
- * RFC 9002 Section 6.3 and RFC 9000 Section 17.2.5.3: the server processed
- * none of the Initial packets sent so far. They leave the bytes in flight
- * without a congestion response (discarded, not lost) and their frames go
- * back to the front of the Initial space's queue, to be sent in new
- * Initial packets whose numbers go on from the last one. The loss and PTO
- * state of the space starts over.
+/*
+ * Take the packets of @level in flight out of recovery: they leave the
+ * bytes in flight without a congestion response (discarded, not lost,
+ * RFC 9002 Section 6.4) and their frames go back to the front of their
+ * space's queue, to be sent in new packets whose numbers go on from the
+ * last one. The loss and PTO state of the space starts over.
  */
-void quic_outq_retry(struct quic_outq *outq)
+static void quic_outq_requeue(struct quic_outq *outq, u8 level)
 {
-	u8 idx = quic_pnspace_index(QUIC_CRYPTO_INITIAL);
+	u8 idx = quic_pnspace_index(level);
 	struct quic_outq_space *sp = &outq->spaces[idx];
 	struct quic_outq_frame *fr, *ftmp;
 	struct quic_outq_packet *pkt, *tmp;
 	LIST_HEAD(requeue);
 
 	list_for_each_entry_safe(pkt, tmp, &sp->sent, list) {
+		if (pkt->level != level)
+			continue;
 		list_del(&pkt->list);
 		quic_outq_unflight(outq, idx, pkt);
 		if (pkt->in_flight)
@@ -492,7 +490,35 @@ void quic_outq_retry(struct quic_outq *outq)
 	outq->pnspace[idx].loss_time = 0;
 	quic_cong_pto_reset(outq->cong);
 }
+
+/**
+ * quic_outq_retry - a Retry arrived: send the Initial data again
+ * @outq: the queue
+ *
+ * RFC 9002 Section 6.3 and RFC 9000 Section 17.2.5.3: the server processed
+ * none of the Initial packets sent so far; they are discarded from
+ * recovery and their frames sent again in new Initial packets.
+ */
+void quic_outq_retry(struct quic_outq *outq)
+{
+	quic_outq_requeue(outq, QUIC_CRYPTO_INITIAL);
+}
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_retry);
+
+/**
+ * quic_outq_early_rejected - the server rejected 0-RTT: resend it as 1-RTT
+ * @outq: the queue
+ *
+ * RFC 9002 Section 6.4: "When 0-RTT is rejected, recovery state for all
+ * in-flight 0-RTT packets is discarded." Their frames (stream data; a
+ * DATAGRAM is not sent twice) go to the Application space's queue, which
+ * only 1-RTT packets carry once the handshake is complete.
+ */
+void quic_outq_early_rejected(struct quic_outq *outq)
+{
+	quic_outq_requeue(outq, QUIC_CRYPTO_EARLY);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_early_rejected);
 
 /**
  * quic_outq_abandon - an immediate close: nothing queued or in flight matters

@@ -331,6 +331,8 @@ static int quic_sock_set_param(struct sock *sk, sockptr_t optval, unsigned int o
 
 	/* Remote values are remembered ones, set for 0-RTT resumption. */
 	*(p.remote ? quic_remote_param(sk) : quic_local_param(sk)) = p;
+	if (p.remote)
+		quic_sk(sk)->remote_remembered = 1;
 	return 0;
 }
 
@@ -623,6 +625,8 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		break;
 	case QUIC_SOCKOPT_SESSION_TICKET:
 		err = quic_sock_get_data(quic_ticket(sk), len, optval, optlen);
+		if (!err)
+			WRITE_ONCE(quic_sk(sk)->ticket_new, 0);
 		break;
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_get_alpn(sk, len, optval, optlen);

@@ -86,6 +86,13 @@ enum quic_state {
  * @retry_work: client: derives the Initial keys again after a Retry
  * @peer_scid_set: @peer_scid is known
  * @remote_param_set: the peer's transport parameters were taken
+ * @remote_remembered: client: @remote_param holds remembered values, set
+ *	before connect(): stream data may be written before the handshake
+ *	(it goes in 0-RTT packets if the TLS library offers early data)
+ * @early: client: &enum quic_early_state of the 0-RTT data
+ * @ticket_new: client: a NewSessionTicket arrived that
+ *	QUIC_SOCKOPT_SESSION_TICKET has not returned yet (EPOLLPRI; read
+ *	without the lock, hence not a bit-field)
  */
 struct quic_sock {
 	struct inet_sock		inet;
@@ -126,6 +133,9 @@ struct quic_sock {
 	struct work_struct		retry_work;
 	u8				peer_scid_set:1;
 	u8				remote_param_set:1;
+	u8				remote_remembered:1;
+	u8				early:2;
+	u8				ticket_new;
 };
 
 struct quic6_sock {

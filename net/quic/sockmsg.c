@@ -245,11 +245,20 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
 	return s;
 }
 
-/* Data may go on streams: 1-RTT once the handshake is done, 0-RTT with its keys. */
+/*
+ * Data may go on streams once the handshake is done, and at a client
+ * during it when the peer's limits are known from an earlier connection
+ * (RFC 9000 Section 7.4.1): it leaves in 0-RTT packets if the TLS library
+ * installs 0-RTT keys (RFC 9001 Section 4.6.1), otherwise in the first
+ * 1-RTT ones.
+ */
 static bool quic_msg_stream_ready(struct sock *sk)
 {
-	return quic_is_established(sk) ||
-	       (quic_is_establishing(sk) && quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready);
+	if (quic_is_established(sk))
+		return true;
+	return quic_is_establishing(sk) && !quic_paths(sk)->serv &&
+	       (quic_sk(sk)->remote_remembered ||
+		quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready);
 }
 
 /**
@@ -714,7 +723,8 @@ out:
  *
  * Readable: data (or a client waiting in accept() for a listener);
  * writable: the handshake is done and the send buffer has room; error and
- * hang-up when the connection ended, as for TCP.
+ * hang-up when the connection ended, as for TCP. EPOLLPRI: a client got a
+ * session ticket that QUIC_SOCKOPT_SESSION_TICKET has not returned yet.
  *
  * Return: the event mask.
  */
@@ -735,6 +745,8 @@ __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait
 		mask |= EPOLLHUP;
 	if (quic_inq_readable(quic_inq(sk)))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(quic_sk(sk)->ticket_new))
+		mask |= EPOLLPRI;
 	if (quic_is_established(sk)) {
 		if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
 			mask |= EPOLLOUT | EPOLLWRNORM;
@@ -743,6 +755,7 @@ __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait
 	}
 	return mask;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inet_poll);
 
 /**
  * quic_ioctl - queue sizes for ioctl(), as TCP reports them

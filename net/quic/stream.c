@@ -126,6 +126,42 @@ int quic_stream_set_param(struct quic_stream_table *t, const struct quic_transpo
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_set_param);
 
 /**
+ * quic_stream_raise_send_limits - apply the peer's parameters to open streams
+ * @t: the table, with the peer's parameters just set
+ *
+ * Streams opened before the peer's transport parameters arrived (a server
+ * taking 0-RTT data, a client writing with remembered parameters) got
+ * their send limits from what was known then. RFC 9000 Section 7.4.1: the
+ * values of the handshake replace those, and a limit only grows (Section
+ * 4.1); the larger of both is kept.
+ *
+ * Return: the number of streams whose limit grew.
+ */
+u32 quic_stream_raise_send_limits(struct quic_stream_table *t)
+{
+	const struct quic_stream_params *theirs = &t->remote_param;
+	struct quic_stream *s;
+	u32 i, n = 0;
+	u64 max;
+
+	for (i = 0; i < (1U << QUIC_STREAM_HT_BITS); i++) {
+		hlist_for_each_entry(s, &t->hash[i], node) {
+			if (!quic_stream_id_send(s->id, t->is_serv))
+				continue;
+			if (quic_stream_id_uni(s->id))
+				max = theirs->max_stream_data_uni;
+			else if (quic_stream_id_local(s->id, t->is_serv))
+				max = theirs->max_stream_data_bidi_remote;
+			else
+				max = theirs->max_stream_data_bidi_local;
+			n += quic_stream_send_max_data(s, max);
+		}
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_raise_send_limits);
+
+/**
  * quic_stream_get_param - read back the stream transport parameters
  * @t: the table
  * @p: @p->remote selects ours (0) or the peer's; the five stream fields are filled

@@ -230,6 +230,7 @@ int quic_stream_table_init(struct quic_stream_table *t, bool is_serv, gfp_t gfp)
 void quic_stream_table_free(struct quic_stream_table *t);
 int quic_stream_set_param(struct quic_stream_table *t, const struct quic_transport_param *p);
 void quic_stream_get_param(const struct quic_stream_table *t, struct quic_transport_param *p);
+u32 quic_stream_raise_send_limits(struct quic_stream_table *t);
 
 struct quic_stream *quic_stream_find(const struct quic_stream_table *t, s64 id);
 struct quic_stream *quic_stream_send_get(struct quic_stream_table *t, s64 id, gfp_t gfp);

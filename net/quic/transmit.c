@@ -243,14 +243,19 @@ int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb)
 }
 
 /* Levels whose send keys exist, in coalescing order. 0-RTT only until the
- * 1-RTT keys replace it (RFC 9001 Section 4.6.1).
+ * 1-RTT keys replace it (RFC 9001 Section 4.6.1), and never ahead of the
+ * first Initial: the 0-RTT keys exist as soon as TLS has made the
+ * ClientHello, before it is handed to us, and a server cannot place a
+ * 0-RTT packet of a connection it has not heard of (RFC 9000 Section
+ * 5.2.2).
  */
 static bool quic_xmit_level_usable(struct sock *sk, u8 level)
 {
 	if (!quic_crypto(sk, level)->tx.ready)
 		return false;
 	if (level == QUIC_CRYPTO_EARLY)
-		return !quic_crypto(sk, QUIC_CRYPTO_APP)->tx.ready;
+		return !quic_crypto(sk, QUIC_CRYPTO_APP)->tx.ready &&
+		       quic_pnspace(sk, QUIC_CRYPTO_INITIAL)->next_pn > 0;
 	return true;
 }
 

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Session resumption and 0-RTT (RFC 9001 Sections 4.5 and 4.6).
+ *
+ * Server: a listener holds the key its TLS library protects session
+ * tickets with (QUIC_SOCKOPT_SESSION_TICKET, made at listen() unless the
+ * application set one), so that every connection it accepts, in whatever
+ * process runs its handshake, can resume the sessions of the others. The
+ * library reads it from the accepted socket and sends NewSessionTicket
+ * messages in CRYPTO frames of 1-RTT packets.
+ *
+ * Client: after the handshake, CRYPTO data in 1-RTT packets can only be
+ * NewSessionTicket messages (RFC 9001 Section 4.1.3; QUIC has no TLS
+ * KeyUpdate, Section 6, and no post-handshake authentication, Section
+ * 4.4). The kernel takes them itself instead of queueing them for
+ * recvmsg(), where the application reads stream data: the latest one is
+ * kept for QUIC_SOCKOPT_SESSION_TICKET, announced with
+ * QUIC_EVENT_NEW_SESSION_TICKET, and EPOLLPRI is raised until it is read.
+ *
+ * 0-RTT (client): once the library installs the 0-RTT send keys, the
+ * first bytes of the server's Handshake CRYPTO stream are copied as they
+ * arrive; when the handshake completes, its EncryptedExtensions tell
+ * whether the server accepted early data (Section 4.6.2). If it did not,
+ * the 0-RTT packets in flight are discarded from recovery (RFC 9002
+ * Section 6.4) and their frames sent again in 1-RTT packets.
+ */
+
+#include <linux/random.h>
+#include <net/sock.h>
+
+#include "event.h"
+#include "frame.h"
+#include "inqueue.h"
+#include "outqueue.h"
+#include "socket.h"
+#include "ticket.h"
+
+static u32 quic_get_u24(const u8 *p)
+{
+	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
+}
+
+/**
+ * quic_ticket_ee_early_data - does an EncryptedExtensions accept early data
+ * @p: the start of the server's Handshake-level CRYPTO stream
+ * @len: bytes at @p
+ *
+ * The server's first Handshake-level message is EncryptedExtensions (RFC
+ * 8446 Section 4.3.1); it holds an empty early_data extension when the
+ * server accepts 0-RTT (RFC 9001 Section 4.6.2).
+ *
+ * Return: 1 when it accepts, 0 when it does not, -EAGAIN when the message
+ * is not all in @len, -EINVAL when @p is not a well-formed
+ * EncryptedExtensions.
+ */
+int quic_ticket_ee_early_data(const u8 *p, u32 len)
+{
+	u32 mlen, elen, type, xlen;
+	bool early = false;
+
+	if (len < 4)
+		return -EAGAIN;
+	if (p[0] != QUIC_TLS_ENCRYPTED_EXTENSIONS)
+		return -EINVAL;
+	mlen = quic_get_u24(p + 1);
+	if (mlen > len - 4)
+		return -EAGAIN;
+	p += 4;
+	if (mlen < 2)
+		return -EINVAL;
+	elen = (u32)p[0] << 8 | p[1];
+	if (elen != mlen - 2)
+		return -EINVAL;
+	p += 2;
+	while (elen) {
+		if (elen < 4)
+			return -EINVAL;
+		type = (u32)p[0] << 8 | p[1];
+		xlen = (u32)p[2] << 8 | p[3];
+		if (xlen > elen - 4)
+			return -EINVAL;
+		if (type == QUIC_TLS_EXT_EARLY_DATA) {
+			/* RFC 8446 Section 4.2.10: empty in EncryptedExtensions */
+			if (xlen || early)
+				return -EINVAL;
+			early = true;
+		}
+		p += 4 + xlen;
+		elen -= 4 + xlen;
+	}
+	return early;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_ticket_ee_early_data);
+
+/**
+ * quic_ticket_key_init - give a new listener a ticket key
+ * @sk: the socket, owned by the caller, becoming a listener
+ *
+ * A key the application set with QUIC_SOCKOPT_SESSION_TICKET (to share it
+ * among listeners in several processes) is kept.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int quic_ticket_key_init(struct sock *sk)
+{
+	u8 key[QUIC_TICKET_KEY_LEN];
+	int err;
+
+	sock_owned_by_me(sk);
+	if (quic_ticket(sk)->len)
+		return 0;
+	get_random_bytes(key, sizeof(key));
+	err = quic_data_dup(quic_ticket(sk), key, sizeof(key), GFP_KERNEL);
+	memzero_explicit(key, sizeof(key));
+	return err;
+}
+
+/**
+ * quic_ticket_early_offered - the client installed its 0-RTT send keys
+ * @sk: the socket, owned by the caller
+ *
+ * From here the server's EncryptedExtensions are watched for its answer.
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int quic_ticket_early_offered(struct sock *sk)
+{
+	int err;
+
+	sock_owned_by_me(sk);
+	err = quic_inq_tap_set(quic_inq(sk), QUIC_CRYPTO_HANDSHAKE, QUIC_INQ_TAP_COPY,
+			       QUIC_TICKET_EE_MAX, GFP_KERNEL);
+	if (!err)
+		quic_sk(sk)->early = QUIC_EARLY_OFFERED;
+	return err;
+}
+
+/**
+ * quic_ticket_established - the handshake completed: settle 0-RTT, await tickets
+ * @sk: the socket, owned by the caller, now ESTABLISHED
+ *
+ * Client: the 0-RTT keys go (RFC 9001 Section 4.9.3). Rejected 0-RTT
+ * data is sent again in 1-RTT packets; an EncryptedExtensions that cannot
+ * be read (beyond %QUIC_TICKET_EE_MAX) leaves it to loss recovery. Later
+ * 1-RTT CRYPTO data is read by quic_ticket_crypto_recv().
+ * Server: 0-RTT packets without keys by now will never have any: they
+ * are dropped from now on (their held copies too).
+ *
+ * Context: process context.
+ */
+void quic_ticket_established(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	struct quic_inq *inq = quic_inq(sk);
+	int ret;
+
+	sock_owned_by_me(sk);
+	if (quic_paths(sk)->serv) {
+		if (!quic_crypto(sk, QUIC_CRYPTO_EARLY)->rx.ready)
+			qs->discarded |= BIT(QUIC_CRYPTO_EARLY);
+		return;
+	}
+	if (qs->early == QUIC_EARLY_OFFERED) {
+		ret = quic_ticket_ee_early_data(inq->tap.buf, inq->tap.len);
+		if (!ret) {
+			qs->early = QUIC_EARLY_REJECTED;
+			quic_outq_early_rejected(quic_outq(sk));
+		} else if (ret > 0) {
+			qs->early = QUIC_EARLY_ACCEPTED;
+		}
+	}
+	if (quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready) {
+		quic_crypto_destroy(quic_crypto(sk, QUIC_CRYPTO_EARLY));
+		qs->discarded |= BIT(QUIC_CRYPTO_EARLY);
+	}
+	/* Without room for a ticket, post-handshake CRYPTO data overflows the
+	 * tap and closes the connection: better than handing it to recvmsg().
+	 */
+	quic_inq_tap_set(inq, QUIC_CRYPTO_APP, QUIC_INQ_TAP_DIVERT, QUIC_TICKET_MAX_LEN + 4,
+			 GFP_KERNEL);
+}
+
+/* Keep a whole NewSessionTicket message of @len bytes at @msg. */
+static void quic_ticket_store(struct sock *sk, const u8 *msg, u32 len)
+{
+	if (quic_data_dup(quic_ticket(sk), msg, len, GFP_ATOMIC))
+		return;	/* a later ticket may fare better */
+	WRITE_ONCE(quic_sk(sk)->ticket_new, 1);
+	quic_event_new_session_ticket(sk, msg, len);
+	sk->sk_data_ready(sk);
+}
+
+/**
+ * quic_ticket_crypto_recv - CRYPTO data in a 1-RTT packet
+ * @sk: the socket, owned (softirq with the spinlock, or process context)
+ * @d: the frame's offset and data
+ *
+ * A client takes every whole NewSessionTicket from it (see the top of
+ * this file). A server gets none: a client sends no TLS message after
+ * its Finished in QUIC.
+ *
+ * Return: 0; -EPROTO for a message QUIC does not carry there
+ * (CRYPTO_ERROR with TLS alert unexpected_message); -EMSGSIZE
+ * (CRYPTO_BUFFER_EXCEEDED) for a message larger than %QUIC_TICKET_MAX_LEN;
+ * the errors of quic_inq_crypto_recv().
+ */
+int quic_ticket_crypto_recv(struct sock *sk, const struct quic_frame_data *d)
+{
+	struct quic_inq *inq = quic_inq(sk);
+	struct quic_inq_tap *tap = &inq->tap;
+	u32 mlen;
+	int err;
+
+	if (quic_paths(sk)->serv || tap->mode != QUIC_INQ_TAP_DIVERT ||
+	    tap->level != QUIC_CRYPTO_APP)
+		return -EPROTO;
+	err = quic_inq_crypto_recv(inq, QUIC_CRYPTO_APP, d, GFP_ATOMIC);
+	if (err)
+		return err;
+	while (tap->len >= 4) {
+		if (tap->buf[0] != QUIC_TLS_NEW_SESSION_TICKET)
+			return -EPROTO;
+		mlen = 4 + quic_get_u24(tap->buf + 1);
+		if (mlen > QUIC_TICKET_MAX_LEN)
+			return -EMSGSIZE;
+		if (tap->len < mlen)
+			break;
+		quic_ticket_store(sk, tap->buf, mlen);
+		quic_inq_tap_consume(inq, mlen);
+	}
+	return 0;
+}
