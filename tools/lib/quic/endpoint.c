@@ -64,7 +64,8 @@ static int endpoint_run(int fd, bool server, const char *pkey_file, const char *
 			return len;
 		alpns = alpnbuf;
 	}
-	ret = gnutls_init(&session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET :
+	ret = gnutls_init(&session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET |
+						      GNUTLS_ENABLE_EARLY_DATA :
 					      GNUTLS_CLIENT) | GNUTLS_NO_END_OF_EARLY_DATA);
 	if (ret)
 		return -ENOMEM;

@@ -30,6 +30,7 @@
 #include "internal.h"
 
 #define QUIC_HS_TIMEOUT_MS	30000
+#define QUIC_TICKET_WAIT_MS	5000
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct quic_conn *registry;
@@ -164,8 +165,11 @@ static int hs_out(gnutls_session_t session, gnutls_record_encryption_level_t gle
 		return GNUTLS_E_INTERNAL_ERROR;
 	if (htype == GNUTLS_HANDSHAKE_CHANGE_CIPHER_SPEC)
 		return 0;	/* never in QUIC (RFC 9001 Section 8.4) */
-	if (htype == GNUTLS_HANDSHAKE_CLIENT_HELLO && quic_alpn_offered(data, len))
-		conn->alpn_wanted = true;
+	if (htype == GNUTLS_HANDSHAKE_CLIENT_HELLO) {
+		conn->client = true;
+		if (quic_alpn_offered(data, len))
+			conn->alpn_wanted = true;
+	}
 	c = malloc(sizeof(*c) + len);
 	if (!c)
 		return GNUTLS_E_MEMORY_ERROR;
@@ -379,6 +383,9 @@ static int conn_next(struct quic_conn *conn, struct quic_handshake_step **pstep)
 		ret = conn_install_app(conn);
 		if (ret)
 			return ret;
+		/* 1-RTT keys exist: a ticket can go (RFC 9001 Section 4.6.1). */
+		if (!conn->client)
+			quic_ticket_server_send(conn);
 	}
 	if (conn->sendq) {
 		step_send(conn);
@@ -486,8 +493,12 @@ QUIC_API int quic_handshake_init(gnutls_session_t session, struct quic_handshake
 	gnutls_transport_set_push_function(session, no_push);
 	gnutls_session_set_keylog_function(session, quic_keylog_func);
 
-	/* A client's first call makes its ClientHello. */
+	/* A client's first call makes its ClientHello; a server has none to
+	 * make and sets up its tickets before the client's arrives.
+	 */
 	ret = conn_advance(conn);
+	if (!ret && !conn->client)
+		quic_ticket_server_setup(conn);
 	if (!ret)
 		ret = conn_next(conn, pstep);
 	return ret;
@@ -598,6 +609,12 @@ int quic_handshake_run(gnutls_session_t session, bool need_alpn, const char *psk
 		}
 		ret = quic_handshake_step(session, &step);
 	}
+	/* A client whose socket has receive_session_ticket set also waits for
+	 * the server's ticket, so that quic_session_get_data() has it.
+	 */
+	if (!ret && conn && conn->client &&
+	    quic_ticket_client_wait(session, QUIC_TICKET_WAIT_MS))
+		quic_warn("no session ticket came from the server");
 	quic_handshake_deinit(session);
 	return ret;
 }

@@ -80,6 +80,8 @@ struct quic_conn {
 	bool tp_received;		/* the peer's 0x39 extension came */
 	bool alpn_wanted;		/* we offered/accept a protocol list */
 	bool psk_unknown;		/* the client's PSK identity is unknown */
+	bool client;			/* we sent a ClientHello */
+	bool tickets;			/* server: session tickets are issued */
 	const char *psk_file;		/* a server's PSK file (creds.c) */
 	struct quic_pending_secret app[2];	/* [0] receive, [1] send */
 
@@ -138,5 +140,10 @@ void quic_creds_free(struct quic_creds *creds);
 
 /* handshake.c */
 int quic_error_from_gnutls(int gerr);
+
+void quic_ticket_server_setup(struct quic_conn *conn);
+void quic_ticket_server_send(struct quic_conn *conn);
+int quic_ticket_client_take(gnutls_session_t session, bool any);
+int quic_ticket_client_wait(gnutls_session_t session, int timeout_ms);
 
 #endif /* __LIBQUIC_INTERNAL_H__ */

@@ -17,13 +17,25 @@
  */
 QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t *size)
 {
-	gnutls_datum_t d;
-	int ret = 0;
+	gnutls_datum_t d = { NULL, 0 };
+	int ret;
 
 	if (!session || !size)
 		return -EINVAL;
-	if (gnutls_session_get_data2(session, &d))
-		return -ENOENT;
+	/* A ticket that came after the handshake is still in the kernel: a new
+	 * one first; if GnuTLS has none, the kernel's latest even if read.
+	 */
+	ret = quic_ticket_client_take(session, false);
+	if (!ret && (gnutls_session_get_data2(session, &d) || !d.size)) {
+		gnutls_free(d.data);
+		d.data = NULL;
+		d.size = 0;
+		ret = quic_ticket_client_take(session, true);
+		if (!ret && gnutls_session_get_data2(session, &d))
+			ret = -ENOENT;
+	}
+	if (ret)
+		return ret;
 	if (!d.size) {
 		ret = -ENOENT;
 	} else if (!data) {
