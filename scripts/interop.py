@@ -55,6 +55,10 @@ CASES = [
 	('keyupdate', [('ku-1m.bin', 1024 * KIB)]),
 	('retry', [('rt-8k.bin', 8 * KIB)]),
 	('rebind-port', [('rb-2m.bin', 2048 * KIB)]),
+	# The first file on one connection, the others on a second one that
+	# resumes it (zerortt: with its requests in 0-RTT packets).
+	('resumption', [('rs-1k.bin', KIB), ('rs-32k.bin', 32 * KIB), ('rs-5k.bin', 5 * KIB)]),
+	('zerortt', [('zr-1k.bin', KIB), ('zr-3k.bin', 3 * KIB), ('zr-7k.bin', 7 * KIB)]),
 ]
 # Our endpoint's role: against the peer's server, against the peer's
 # client, and both ends ours inside the guest (a baseline of the tools on
@@ -79,6 +83,19 @@ EXPECT = {
 	# RFC 9000 Section 9: the client's new port is validated by the server.
 	'rebind-port': [('PATH_CHALLENGE from the server', 'udp.srcport == PORT && quic.frame_type == 0x1a'),
 			('PATH_RESPONSE from the client', 'udp.dstport == PORT && quic.frame_type == 0x1b')],
+	# RFC 9001 Section 4.5: the second handshake resumes with a PSK.
+	'resumption': [('NewSessionTicket from the server',
+			'udp.srcport == PORT && tls.handshake.type == 4'),
+		       ('ServerHello accepting a PSK',
+			'udp.srcport == PORT && tls.handshake.type == 2 && '
+			'tls.handshake.extension.type == 41')],
+	# RFC 9001 Section 4.6: requests in 0-RTT packets, accepted.
+	'zerortt': [('0-RTT packets with STREAM frames',
+		     'udp.dstport == PORT && quic.long.packet_type == 1 && '
+		     'quic.frame_type >= 0x08 && quic.frame_type <= 0x0f'),
+		    ('EncryptedExtensions accepting early data',
+		     'udp.srcport == PORT && tls.handshake.type == 8 && '
+		     'tls.handshake.extension.type == 42')],
 }
 
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <linux/tls.h>
 #include <sys/stat.h>
 #include <netinet/quic.h>
@@ -32,9 +33,19 @@ struct client_opts {
 	bool insecure;
 	bool key_update;
 	bool migrate;
+	bool resume;		/* first URL, then the rest resuming its session */
+	bool early_data;	/* the resumed connection's requests in 0-RTT */
 	uint32_t version;	/* 0: the kernel's default (v1) */
 	uint32_t cipher;	/* TLS_CIPHER_*, 0: any */
 	unsigned int timeout;	/* seconds, 0: none */
+};
+
+/* What a connection leaves for the next one to resume with (--resume). */
+struct resume {
+	uint8_t session[8192];		/* quic_session_get_data() */
+	size_t len;			/* 0: nothing to resume */
+	struct quic_transport_param tp;	/* the server's, remembered */
+	bool have_tp;
 };
 
 /* The URLs of one authority, fetched over one connection. */
@@ -81,6 +92,11 @@ static void usage(FILE *f)
 "                      is confirmed (RFC 9001 Section 6)\n"
 "  --migrate           move the connection to a new local port once the\n"
 "                      server gave a spare connection ID (RFC 9000 Section 9)\n"
+"  --resume            fetch the first URL, close, then fetch the others on\n"
+"                      a new connection resuming the first one's TLS session\n"
+"                      (RFC 9001 Section 4.5; X.509 only, one authority)\n"
+"  --early-data        with --resume, send the second connection's requests\n"
+"                      in 0-RTT packets (RFC 9001 Section 4.6)\n"
 "  --timeout SECONDS   give up after this long in total (default: no limit;\n"
 "                      a silent server still ends at the idle timeout)\n"
 "  --output DIR        where the files go (created if missing)\n"
@@ -95,7 +111,8 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct client_opts *o)
 {
 	enum { O_ALPN = 256, O_CA, O_INSECURE, O_VERSION, O_CIPHER, O_PSK, O_KEYLOG,
-	       O_KEY_UPDATE, O_MIGRATE, O_TIMEOUT, O_OUTPUT, O_VERBOSE, O_HELP };
+	       O_KEY_UPDATE, O_MIGRATE, O_RESUME, O_EARLY_DATA, O_TIMEOUT, O_OUTPUT, O_VERBOSE,
+	       O_HELP };
 	static const struct option longopts[] = {
 		{ "alpn", required_argument, NULL, O_ALPN },
 		{ "ca", required_argument, NULL, O_CA },
@@ -106,6 +123,8 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 		{ "keylog", required_argument, NULL, O_KEYLOG },
 		{ "key-update", no_argument, NULL, O_KEY_UPDATE },
 		{ "migrate", no_argument, NULL, O_MIGRATE },
+		{ "resume", no_argument, NULL, O_RESUME },
+		{ "early-data", no_argument, NULL, O_EARLY_DATA },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "output", required_argument, NULL, O_OUTPUT },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
@@ -160,6 +179,12 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 		case O_MIGRATE:
 			o->migrate = true;
 			break;
+		case O_RESUME:
+			o->resume = true;
+			break;
+		case O_EARLY_DATA:
+			o->early_data = true;
+			break;
 		case O_TIMEOUT:
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
@@ -191,6 +216,12 @@ static int parse_args(int argc, char **argv, struct client_opts *o)
 		return qt_bad_usage("--ca: cannot read '%s'", o->ca);
 	if (o->psk && access(o->psk, R_OK))
 		return qt_bad_usage("--psk: cannot read '%s'", o->psk);
+	if (o->resume && o->psk)
+		return qt_bad_usage("%s", "--resume works with certificates, not --psk");
+	if (o->early_data && !o->resume)
+		return qt_bad_usage("%s", "--early-data needs --resume");
+	if (o->resume && argc - optind < 2)
+		return qt_bad_usage("%s", "--resume needs at least two URLs");
 	return 0;
 }
 
@@ -247,8 +278,12 @@ nomem:
 	return -ENOMEM;
 }
 
-/* A connected QUIC socket to @g's server, configured from @o, or -errno. */
-static int client_connect(const struct client_opts *o, const struct group *g)
+/* A connected QUIC socket to @g's server, configured from @o, or -errno.
+ * With @rs, the server's transport parameters of the last connection are
+ * remembered for 0-RTT (RFC 9000 Section 7.4.1).
+ */
+static int client_connect(const struct client_opts *o, const struct group *g,
+			  const struct resume *rs)
 {
 	struct addrinfo hints, *res, *ai;
 	struct quic_config cfg;
@@ -287,6 +322,9 @@ static int client_connect(const struct client_opts *o, const struct group *g)
 		}
 		if (setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_ALPN, o->alpn, strlen(o->alpn)))
 			qt_err("QUIC_SOCKOPT_ALPN: %s", strerror(errno));
+		if (rs && rs->len && rs->have_tp &&
+		    setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_TRANSPORT_PARAM, &rs->tp, sizeof(rs->tp)))
+			qt_err("remembering the transport parameters: %s", strerror(errno));
 		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
 			break;
 		ret = -errno;
@@ -296,6 +334,101 @@ static int client_connect(const struct client_opts *o, const struct group *g)
 	}
 	freeaddrinfo(res);
 	return fd >= 0 ? fd : ret;
+}
+
+/* The TLS session of a connection that resumes or is to be resumed. */
+struct tls {
+	gnutls_session_t session;
+	gnutls_certificate_credentials_t cred;
+};
+
+static void tls_free(struct tls *t)
+{
+	if (t->session)
+		gnutls_deinit(t->session);
+	if (t->cred)
+		gnutls_certificate_free_credentials(t->cred);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * A client session for @fd built the way libquic's API expects of its
+ * caller (quic_handshake()): TLS 1.3 only, early data allowed, the server
+ * verified as quic_client_handshake() would, and @rs's session to resume.
+ */
+static int tls_client(const struct client_opts *o, const char *host, int fd,
+		      const struct resume *rs, struct tls *t)
+{
+	static const struct {
+		uint32_t type;
+		const char *prio;
+	} aead[] = {
+		{ TLS_CIPHER_AES_GCM_128, ":-CIPHER-ALL:+AES-128-GCM" },
+		{ TLS_CIPHER_AES_GCM_256, ":-CIPHER-ALL:+AES-256-GCM" },
+		{ TLS_CIPHER_AES_CCM_128, ":-CIPHER-ALL:+AES-128-CCM" },
+		{ TLS_CIPHER_CHACHA20_POLY1305, ":-CIPHER-ALL:+CHACHA20-POLY1305" },
+	};
+	char prio[160] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE";
+	struct in6_addr a6;
+	struct in_addr a4;
+	size_t i;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < sizeof(aead) / sizeof(aead[0]); i++)
+		if (aead[i].type == o->cipher)
+			strcat(prio, aead[i].prio);
+	if (gnutls_init(&t->session, GNUTLS_CLIENT | GNUTLS_ENABLE_EARLY_DATA |
+			GNUTLS_NO_END_OF_EARLY_DATA) ||
+	    gnutls_certificate_allocate_credentials(&t->cred))
+		goto nomem;
+	ret = gnutls_priority_set_direct(t->session, prio, NULL);
+	if (!ret)
+		ret = o->ca ? gnutls_certificate_set_x509_trust_file(t->cred, o->ca,
+								     GNUTLS_X509_FMT_PEM) :
+			      gnutls_certificate_set_x509_system_trust(t->cred);
+	if (ret < 0) {
+		qt_err("TLS setup: %s", gnutls_strerror(ret));
+		tls_free(t);
+		return -EINVAL;
+	}
+	/* A name goes as SNI; an address is only matched against the cert. */
+	if (inet_pton(AF_INET, host, &a4) != 1 && inet_pton(AF_INET6, host, &a6) != 1 &&
+	    gnutls_server_name_set(t->session, GNUTLS_NAME_DNS, host, strlen(host)))
+		goto nomem;
+	if (!o->insecure)
+		gnutls_session_set_verify_cert(t->session, host, 0);
+	if (gnutls_credentials_set(t->session, GNUTLS_CRD_CERTIFICATE, t->cred) ||
+	    quic_session_set_alpn(t->session, o->alpn, strlen(o->alpn)))
+		goto nomem;
+	if (rs->len && quic_session_set_data(t->session, rs->session, rs->len))
+		qt_err("the saved session cannot be resumed; a full handshake follows");
+	gnutls_transport_set_int(t->session, fd);
+	return 0;
+nomem:
+	tls_free(t);
+	return -ENOMEM;
+}
+
+/* Keep what the next connection resumes with: the TLS session (its
+ * ticket came after the handshake) and the server's transport parameters.
+ */
+static void resume_save(int fd, struct tls *t, struct resume *rs)
+{
+	socklen_t len = sizeof(rs->tp);
+	size_t n = sizeof(rs->session);
+
+	memset(&rs->tp, 0, sizeof(rs->tp));
+	rs->tp.remote = 1;
+	rs->have_tp = !getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_TRANSPORT_PARAM, &rs->tp, &len);
+	rs->tp.remote = 1;
+	if (quic_session_get_data(t->session, rs->session, &n)) {
+		qt_err("no session to resume: the server sent no ticket");
+		rs->len = 0;
+		return;
+	}
+	rs->len = n;
+	qt_info("kept a %zu-byte session to resume", n);
 }
 
 static const char *run_error(int ret)
@@ -309,27 +442,61 @@ static const char *run_error(int ret)
 	return strerror(-ret);
 }
 
-/* Fetch the requests of @g over one connection. */
-static void fetch_group(const struct client_opts *o, struct group *g, uint64_t deadline)
+/* The protocol client for @g's requests on @sio, or NULL. */
+static struct qt_app *client_app(const struct client_opts *o, struct group *g,
+				 struct qt_sock_io *sio, int fd)
+{
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
+		return NULL;
+	qt_sock_io_init(sio, fd, false);
+	if (!strcmp(o->alpn, "h3"))
+		return qt_h3_client_new(&sio->io, g->url->authority, g->reqs, g->n);
+	return qt_hq_client_new(&sio->io, g->reqs, g->n);
+}
+
+/*
+ * Fetch the requests of @g over one connection. With @rs, its TLS session
+ * resumes @rs's and is kept there for the next; with @early, the requests
+ * are written before the handshake, for 0-RTT packets.
+ */
+static void fetch_group(const struct client_opts *o, struct group *g, uint64_t deadline,
+			struct resume *rs, bool early)
 {
 	struct qt_run_opts ropts = { .deadline_ms = deadline, .key_update = o->key_update,
 				     .migrate = o->migrate };
 	const char *why = "not fetched";
+	struct qt_app *app = NULL;
+	struct tls tls = { 0 };
 	struct qt_sock_io sio;
 	uint32_t peer_code;
-	struct qt_app *app;
 	uint64_t code = 0;
 	int fd, ret;
 	size_t i;
 
-	fd = client_connect(o, g);
+	fd = client_connect(o, g, rs);
 	if (fd < 0) {
 		snprintf(g->why, sizeof(g->why), "no connection: %s", strerror(-fd));
 		why = g->why;
 		goto out;
 	}
 	qt_signals_watch_fd(fd);
-	ret = qt_stop ? -EINTR : quic_client_handshake(fd, o->psk, g->url->host, o->alpn);
+	if (rs) {
+		ret = tls_client(o, g->url->host, fd, rs, &tls);
+		/* RFC 9001 Section 4.6.1: what is written now leaves in 0-RTT
+		 * packets if the server's ticket allows early data.
+		 */
+		if (!ret && early) {
+			app = client_app(o, g, &sio, fd);
+			if (!app)
+				ret = -ENOMEM;
+			else if (app->ops->flush(app) < 0)
+				qt_err("writing the requests before the handshake failed");
+		}
+		if (!ret)
+			ret = qt_stop ? -EINTR : quic_handshake(tls.session);
+	} else {
+		ret = qt_stop ? -EINTR : quic_client_handshake(fd, o->psk, g->url->host, o->alpn);
+	}
 	if (ret) {
 		/* A stop signal shuts the socket down: say why, not ECONNRESET. */
 		snprintf(g->why, sizeof(g->why), "handshake failed: %s",
@@ -339,15 +506,8 @@ static void fetch_group(const struct client_opts *o, struct group *g, uint64_t d
 		goto close;
 	}
 	qt_info("connected to %s (%s)", g->url->authority, o->alpn);
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)) {
-		why = "fcntl(O_NONBLOCK) failed";
-		goto close;
-	}
-	qt_sock_io_init(&sio, fd, false);
-	if (!strcmp(o->alpn, "h3"))
-		app = qt_h3_client_new(&sio.io, g->url->authority, g->reqs, g->n);
-	else
-		app = qt_hq_client_new(&sio.io, g->reqs, g->n);
+	if (!app)
+		app = client_app(o, g, &sio, fd);
 	if (!app) {
 		why = "out of memory";
 		goto close;
@@ -363,13 +523,36 @@ static void fetch_group(const struct client_opts *o, struct group *g, uint64_t d
 		qt_err("%s: %s", g->url->authority, why);
 	}
 	code = app->ops->close_code(app);
-	app->ops->free(app);
+	if (rs)
+		resume_save(fd, &tls, rs);
 close:
+	if (app)
+		app->ops->free(app);
 	qt_signals_watch_fd(-1);
 	qt_sock_close(fd, code);
+	tls_free(&tls);
 out:
 	for (i = 0; i < g->n; i++)
 		qt_req_finish(&g->reqs[i], false, why);
+}
+
+/* --resume: the first request on its own connection, the rest resuming it. */
+static void fetch_resumed(const struct client_opts *o, struct group *g, uint64_t deadline)
+{
+	struct group first = *g, rest = *g;
+	struct resume *rs;
+
+	rs = calloc(1, sizeof(*rs));
+	if (!rs) {
+		fetch_group(o, g, deadline, NULL, false);
+		return;
+	}
+	first.n = 1;
+	rest.reqs = g->reqs + 1;
+	rest.n = g->n - 1;
+	fetch_group(o, &first, deadline, rs, false);
+	fetch_group(o, &rest, deadline, rs, o->early_data);
+	free(rs);
 }
 
 int main(int argc, char **argv)
@@ -439,8 +622,12 @@ int main(int argc, char **argv)
 		alarm(o.timeout);	/* ends a handshake that hangs */
 	}
 
-	for (i = 0; i < ng; i++)
-		fetch_group(&o, &groups[i], deadline);
+	if (o.resume && ng == 1)
+		fetch_resumed(&o, &groups[0], deadline);
+	else if (o.resume)
+		qt_err("--resume: the URLs must share one authority");
+	for (i = 0; i < ng && !o.resume; i++)
+		fetch_group(&o, &groups[i], deadline, NULL, false);
 
 	for (i = 0; i < ng; i++) {
 		for (j = 0; j < groups[i].n; j++) {

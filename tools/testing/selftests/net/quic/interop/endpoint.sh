@@ -15,7 +15,7 @@ bin=${QUIC_TOOLS:-/interop/bin}
 alpn=${ALPN:-hq-interop}
 
 case "$TESTCASE" in
-handshake|transfer|multiplexing|chacha20|v2|keyupdate|retry|rebind-port) ;;
+handshake|transfer|multiplexing|chacha20|v2|keyupdate|retry|rebind-port|resumption|zerortt) ;;
 http3) alpn=h3 ;;
 *) exit 127 ;;
 esac
@@ -32,6 +32,8 @@ client)
 	[ "$TESTCASE" = chacha20 ] && set -- "$@" --cipher TLS_CHACHA20_POLY1305_SHA256
 	[ "$TESTCASE" = keyupdate ] && set -- "$@" --key-update
 	[ "$TESTCASE" = rebind-port ] && set -- "$@" --migrate
+	[ "$TESTCASE" = resumption ] && set -- "$@" --resume
+	[ "$TESTCASE" = zerortt ] && set -- "$@" --resume --early-data
 	# Ours starts in v2 directly (compatible version negotiation from a v1
 	# Initial, as the runner's v2 case expects, is not implemented yet).
 	[ "$TESTCASE" = v2 ] && set -- "$@" --version 2
