@@ -457,7 +457,7 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', name)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
-	if {'handshake', 'functional'} & set(names):
+	if {'handshake', 'functional', 'resumption'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
 	if extra:
 		extra(root, sysroots)
