@@ -671,9 +671,77 @@ static void quic_rcv_listen_early(struct sock *sk, struct sk_buff *skb,
 	}
 }
 
+/* A listener sends at most this many Stateless Resets per second. */
+#define QUIC_RCV_RESETS_PER_SEC	64
+/* RFC 9000 Section 10.3: 5 bytes that look like a short header, the token. */
+#define QUIC_RESET_MIN_LEN	21
+#define QUIC_RESET_MAX_LEN	64
+
+/* Whether the listener may send one more Stateless Reset this second. */
+static bool quic_rcv_reset_allowed(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	if (time_after(jiffies, qs->reset_stamp + HZ)) {
+		qs->reset_stamp = jiffies;
+		qs->reset_count = 0;
+	}
+	if (qs->reset_count >= QUIC_RCV_RESETS_PER_SEC)
+		return false;
+	qs->reset_count++;
+	return true;
+}
+
+/*
+ * RFC 9000 Section 10.3: a short header packet no connection takes (the
+ * connection it was for is gone: closed, or lost with a reboot) is
+ * answered with a Stateless Reset, so that the peer stops at once rather
+ * than at its idle timeout. Our connection IDs all have the same length
+ * and their tokens derive from them and a key of the module (Section
+ * 10.3.2), so the token is known without the connection.
+ *
+ * The reset is a short header lookalike: random bytes then the token,
+ * shorter than the packet it answers (Section 10.3.3, so that two
+ * endpoints cannot loop) and at least 21 bytes; a packet of 21 bytes or
+ * less gets none. Beyond 43 bytes its length is random between 43 and
+ * that limit, so it looks like any short packet.
+ */
+static void quic_rcv_stateless_reset(struct sock *sk, struct sk_buff *skb)
+{
+	struct quic_conn_id dcid;
+	union quic_addr local, peer;
+	struct sk_buff *rst;
+	u32 headroom, len;
+	u8 *p;
+
+	if (skb->len < QUIC_RESET_MIN_LEN + 1 || skb->len < 1 + QUIC_CONN_ID_OWN_LEN ||
+	    !quic_rcv_reset_allowed(sk))
+		return;
+	len = skb->len - 1;
+	if (len > 43)
+		len = 43 + get_random_u32_below(min_t(u32, len, QUIC_RESET_MAX_LEN) - 43 + 1);
+	quic_conn_id_set(&dcid, skb->data + 1, QUIC_CONN_ID_OWN_LEN);
+
+	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	rst = alloc_skb(headroom + len, GFP_ATOMIC);
+	if (!rst)
+		return;
+	skb_reserve(rst, headroom);
+	p = skb_put(rst, len);
+	get_random_bytes(p, len - QUIC_CONN_ID_TOKEN_LEN);
+	p[0] = QUIC_HDR_FIXED_BIT | (p[0] & ~(QUIC_HDR_FORM_LONG | QUIC_HDR_FIXED_BIT));
+	if (quic_cid_reset_token(&dcid, p + len - QUIC_CONN_ID_TOKEN_LEN)) {
+		kfree_skb(rst);
+		return;
+	}
+	quic_get_msg_addrs(skb, udp_hdr(skb), &local, &peer);
+	quic_xmit_stateless(sk, rst, &peer, &local);
+}
+
 /* A datagram reaching a listener: a new client's first Initial (RFC 9000
  * Section 7.2: a Destination Connection ID of at least 8 bytes, Section
  * 14.1: in a datagram of at least 1200 bytes), queued for accept().
+ * A short header packet is for a connection gone: a Stateless Reset.
  */
 static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 {
@@ -682,6 +750,12 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	int err;
 
 	err = quic_packet_peek(skb->data, skb->len, 0, &inv);
+	if (!err && !inv.long_header) {
+		quic_rcv_stateless_reset(sk, skb);
+		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+		return;
+	}
 	if (!err && inv.long_header && quic_packet_version_supported(inv.version) &&
 	    inv.dcid_len >= 8 && inv.dcid_len <= QUIC_CONN_ID_MAX_LEN &&
 	    quic_rcv_long_type(skb, inv.version) == QUIC_PACKET_0RTT) {
@@ -776,7 +850,10 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 	}
 	if (!sk)
 		sk = quic_conn_addr_lookup(net, local, peer);
-	if (!sk && inv.long_header)
+	/* A first Initial, or a short header the listener answers with a
+	 * Stateless Reset.
+	 */
+	if (!sk)
 		sk = quic_conn_listen_lookup(net, local);
 	rcu_read_unlock();
 	return sk;

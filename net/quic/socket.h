@@ -90,6 +90,8 @@ enum quic_state {
  *	before connect(): stream data may be written before the handshake
  *	(it goes in 0-RTT packets if the TLS library offers early data)
  * @early: client: &enum quic_early_state of the 0-RTT data
+ * @reset_stamp: listener: start of the second @reset_count counts in
+ * @reset_count: listener: Stateless Resets sent since @reset_stamp
  * @ticket_new: client: a NewSessionTicket arrived that
  *	QUIC_SOCKOPT_SESSION_TICKET has not returned yet (EPOLLPRI; read
  *	without the lock, hence not a bit-field)
@@ -135,6 +137,8 @@ struct quic_sock {
 	u8				remote_param_set:1;
 	u8				remote_remembered:1;
 	u8				early:2;
+	unsigned long			reset_stamp;
+	u32				reset_count;
 	u8				ticket_new;
 };
 

@@ -154,8 +154,9 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
  * @da: where it goes (the address the packet it answers came from)
  * @sa: where it comes from (the address that packet was sent to)
  *
- * For Retry and Version Negotiation packets. A listener answers many
- * clients, so no route is kept on it: it is looked up each time.
+ * For Retry, Version Negotiation and Stateless Reset packets. A listener
+ * answers many clients, so no route is kept on it: it is looked up each
+ * time.
  *
  * Return: 0, or a negative errno when there is no route.
  */

@@ -25,6 +25,7 @@
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
+#include "../connection.h"
 #include "../connid_ctl.h"
 #include "../crypto.h"
 #include "../packet.h"
@@ -947,6 +948,122 @@ static void ctl_grease_quic_bit_randomizes_the_fixed_bit(struct kunit *test)
 	KUNIT_EXPECT_GT(test, atomic_read(&ctl_fixed[1]), 0);
 }
 
+static int ctl_udp_recv(struct socket *udp, u8 *buf, size_t len)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {};
+
+	return kernel_recvmsg(udp, &msg, &iov, 1, len, 0);
+}
+
+/* A short header packet of @len bytes to the connection ID @dcid. */
+static void ctl_short_packet(u8 *buf, size_t len, const struct quic_conn_id *dcid)
+{
+	get_random_bytes(buf, len);
+	buf[0] = 0x40 | (buf[0] & 0x3f);
+	memcpy(buf + 1, dcid->data, dcid->len);
+}
+
+static void ctl_gone_connection_gets_a_stateless_reset(struct kunit *test)
+{
+	struct socket *lsock, *udp;
+	struct quic_conn_id dcid;
+	u8 pkt[100], rst[128], token[16];
+	union quic_addr a;
+	int n;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	conn_addr(&a, AF_INET, "127.0.0.1", 63140);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	udp = ctl_udp(test, HZ / 5);
+	quic_conn_id_generate(&dcid, QUIC_CONN_ID_OWN_LEN);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&dcid, token), 0);
+
+	/* RFC 9000 Section 10.3: short header lookalike ending in the token
+	 * of the packet's ID, shorter than the packet, at least 21 bytes.
+	 */
+	ctl_short_packet(pkt, sizeof(pkt), &dcid);
+	ctl_udp_send(test, udp, &a, pkt, sizeof(pkt));
+	n = ctl_udp_recv(udp, rst, sizeof(rst));
+	KUNIT_ASSERT_GE(test, n, 43);
+	KUNIT_EXPECT_LT(test, n, (int)sizeof(pkt));
+	KUNIT_EXPECT_EQ(test, rst[0] & 0xc0, 0x40);
+	KUNIT_EXPECT_MEMEQ(test, rst + n - 16, token, 16);
+
+	/* Section 10.3.3: 43 bytes or less, one byte shorter. */
+	ctl_short_packet(pkt, 30, &dcid);
+	ctl_udp_send(test, udp, &a, pkt, 30);
+	KUNIT_EXPECT_EQ(test, ctl_udp_recv(udp, rst, sizeof(rst)), 29);
+	KUNIT_EXPECT_MEMEQ(test, rst + 29 - 16, token, 16);
+
+	/* 21 bytes: a reset would not be smaller and still valid. */
+	ctl_short_packet(pkt, 21, &dcid);
+	ctl_udp_send(test, udp, &a, pkt, 21);
+	KUNIT_EXPECT_EQ(test, ctl_udp_recv(udp, rst, sizeof(rst)), -EAGAIN);
+}
+
+static void ctl_stateless_resets_are_rate_limited(struct kunit *test)
+{
+	struct socket *lsock, *udp;
+	struct quic_conn_id dcid;
+	union quic_addr a;
+	u8 pkt[60], rst[64];
+	int i, got = 0;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	conn_addr(&a, AF_INET, "127.0.0.1", 63142);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	udp = ctl_udp(test, HZ / 5);
+	quic_conn_id_generate(&dcid, QUIC_CONN_ID_OWN_LEN);
+	for (i = 0; i < 200; i++) {
+		ctl_short_packet(pkt, sizeof(pkt), &dcid);
+		ctl_udp_send(test, udp, &a, pkt, sizeof(pkt));
+	}
+	while (ctl_udp_recv(udp, rst, sizeof(rst)) > 0)
+		got++;
+	/* 200 packets within a second or two: one or two seconds' worth. */
+	KUNIT_EXPECT_GT(test, got, 0);
+	KUNIT_EXPECT_LE(test, got, 2 * 64);
+}
+
+static struct sock *ctl_silenced;
+
+/* Test hook: the socket in ctl_silenced sends nothing. */
+static bool ctl_drop_silenced(struct sock *sk, struct sk_buff *skb)
+{
+	return sk == READ_ONCE(ctl_silenced);
+}
+
+static void ctl_peer_of_a_vanished_server_is_reset(struct kunit *test)
+{
+	struct conn_pair p = {};
+	int i;
+
+	conn_handshake(test, ctl_v4, 63144, &p);
+	ctl_round_trip(test, &p, 0);
+	/* The server's socket goes without a word (as in a crash): its
+	 * CONNECTION_CLOSE never leaves.
+	 */
+	WRITE_ONCE(ctl_silenced, p.server->sk);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, ctl_drop_silenced);
+	kunit_release_action(test, conn_sock_release, p.server);
+	/* The client writes on; once the server's closing period is over,
+	 * the listener answers with a Stateless Reset.
+	 */
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 8, MSG_STREAM_NEW, "hello", 5), 5);
+	for (i = 0; i < 100 && !READ_ONCE(p.client->sk->sk_err); i++)
+		msleep(100);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+	WRITE_ONCE(ctl_silenced, NULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p.client->sk->sk_err), ECONNRESET);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -979,6 +1096,9 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_ecn_validates_over_loopback),
 	KUNIT_CASE(ctl_client_moves_to_a_new_local_address),
 	KUNIT_CASE(ctl_grease_quic_bit_randomizes_the_fixed_bit),
+	KUNIT_CASE(ctl_gone_connection_gets_a_stateless_reset),
+	KUNIT_CASE(ctl_stateless_resets_are_rate_limited),
+	KUNIT_CASE_SLOW(ctl_peer_of_a_vanished_server_is_reset),
 	{}
 };
 
