@@ -30,11 +30,10 @@
 #define QUIC_PL_MAX_PROBES	3
 
 /*
- * Search steps (RFC 8899 Section 5.3.2 leaves them to the implementation):
- * grow by QUIC_PL_BIG_STEP while no probe has failed, then refine by
- * QUIC_PL_MIN_STEP below the smallest size known to fail.
+ * Search granularity (RFC 8899 Section 5.3.2 leaves the method to the
+ * implementation): probe sizes are multiples of QUIC_PL_MIN_STEP, and the
+ * search ends when the PLPMTU is that close to the smallest failed size.
  */
-#define QUIC_PL_BIG_STEP	32
 #define QUIC_PL_MIN_STEP	4
 
 /* RFC 8899 Section 5.2, Figure 5. */

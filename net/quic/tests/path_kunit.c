@@ -1103,18 +1103,26 @@ static void path_pref_addr_client_picks_usable_family(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, q, (const u8 *)both);
 }
 
-/* Reach SEARCHING with PLPMTU 1232 and PROBED_SIZE 1264 (see quic_plpmtud). */
+/* Reach SEARCHING with PLPMTU 1232 and PROBED_SIZE 1248 (see quic_plpmtud):
+ * MAX_PLPMTU 1264 lost three times, then 1232 acknowledged.
+ */
 static void path_pl_searching(struct kunit *test, struct quic_path_group *paths)
 {
 	struct quic_plpmtud *pl = quic_path_pl(paths);
+	int i;
 
+	quic_plpmtud_set_max(pl, 1264);
 	quic_plpmtud_start(pl);
 	quic_plpmtud_sent(pl, 1);
 	quic_plpmtud_ack(pl, 1, 1);
-	quic_plpmtud_sent(pl, 2);
-	quic_plpmtud_ack(pl, 2, 2);
+	for (i = 2; i < 5; i++) {
+		quic_plpmtud_sent(pl, i);
+		quic_plpmtud_timeout(pl);
+	}
+	quic_plpmtud_sent(pl, 5);
+	quic_plpmtud_ack(pl, 5, 5);
 	KUNIT_ASSERT_EQ(test, quic_plpmtud_pmtu(pl), 1232);
-	KUNIT_ASSERT_EQ(test, quic_plpmtud_probe_size(pl), 1264);
+	KUNIT_ASSERT_EQ(test, quic_plpmtud_probe_size(pl), 1248);
 }
 
 /* RFC 8899 Section 4.6.2: PL_PTB_SIZE is the PTB size minus IP and UDP headers. */
@@ -1124,16 +1132,16 @@ static void path_pl_toobig_subtracts_ip_and_udp_headers(struct kunit *test)
 	struct quic_plpmtud *pl = quic_path_pl(paths);
 	union quic_addr a;
 
-	/* IPv4: 1278 - 20 - 8 = 1250, between PLPMTU 1232 and PROBED_SIZE 1264. */
+	/* IPv4: 1268 - 20 - 8 = 1240, between PLPMTU 1232 and PROBED_SIZE 1248. */
 	path_addr(&a, "198.51.100.1", 443);
 	quic_path_set_daddr(paths, 0, &a);
 	path_pl_searching(test, paths);
-	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1278), 0);
-	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1250);
+	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1268), 0);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1240);
 	/* 1227 - 28 = 1199 is below BASE_PLPMTU: ignored (RFC 9000 14.2.1). */
 	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1227), 0);
 	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 28), 0);
-	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1250);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1240);
 
 	/* IPv6: 1290 - 40 - 8 = 1242. */
 	path_addr(&a, "2001:db8::1", 443);
@@ -1142,12 +1150,12 @@ static void path_pl_toobig_subtracts_ip_and_udp_headers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1290), 0);
 	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1242);
 
-	/* IPv4-mapped peer: IPv4 headers, 1278 - 28 = 1250. */
+	/* IPv4-mapped peer: IPv4 headers, 1268 - 28 = 1240. */
 	path_addr(&a, "::ffff:198.51.100.1", 443);
 	quic_path_set_daddr(paths, 0, &a);
 	path_pl_searching(test, paths);
-	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1278), 0);
-	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1250);
+	KUNIT_EXPECT_EQ(test, quic_path_pl_toobig(paths, 1268), 0);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_probe_size(pl), 1240);
 
 	/* 1248 - 28 = 1220 < PLPMTU 1232: black hole, PLPMTU back to 1200. */
 	path_addr(&a, "198.51.100.1", 443);

@@ -7,11 +7,11 @@
  *
  * Constants: BASE_PLPMTU = MIN_PLPMTU = 1200 (RFC 9000 Section 14.3),
  * MAX_PROBES = 3 (RFC 8899 Section 5.1.2), MAX_PLPMTU = 9000 unless a
- * trace lowers it. The search steps are this implementation's choice
- * (RFC 8899 Section 5.3.2): +32 bytes (QUIC_PL_BIG_STEP) while no probe
- * failed, +4 (QUIC_PL_MIN_STEP) below a failed size, and exactly
- * MAX_PLPMTU when the next big step would pass it. Every expected value
- * below follows from these rules, step by step.
+ * trace lowers it. The search is this implementation's choice (RFC 8899
+ * Section 5.3.2): MAX_PLPMTU first; once a size failed, halfway between
+ * the PLPMTU and the smallest failed size, rounded down to a multiple of
+ * 4 (QUIC_PL_MIN_STEP), until the two are 4 bytes apart. Every expected
+ * value below follows from these rules, step by step.
  *
  * Transitions of Figure 5 and the trace covering each:
  *   DISABLED -> BASE (connectivity)                      max, timer, disabled
@@ -68,46 +68,45 @@ struct pl_trace {
 	unsigned int n;
 };
 
-/* Search from BASE up to a MAX_PLPMTU of 1300, where it completes. */
+/* Search from BASE up to a MAX_PLPMTU of 1300: the maximum is probed first. */
 static const struct pl_step pl_max[] = {
 	STEP(MAX, 1300, 0, DISABLED, 1200, 1200),
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 0, 0, BASE, 1200, 1200),		/* packet number 0 is a valid probe */
-	STEP(ACK, 0, 0, SEARCH, 1200, 1232),		/* 1200 confirmed, same PLPMTU */
-	STEP(SENT, 1, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 1, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 2, 0, SEARCH, 1232, 1264),
-	STEP(ACK, 2, 1264, SEARCH, 1264, 1296),
-	STEP(SENT, 3, 0, SEARCH, 1264, 1296),
-	STEP(ACK, 3, 1296, SEARCH, 1296, 1300),		/* 1296 + 32 > 1300: probe the maximum */
-	STEP(SENT, 4, 0, SEARCH, 1296, 1300),
-	STEP(ACK, 4, 1300, COMPLETE, 1300, 1300),	/* MAX_PLPMTU acked */
-	STEP(SENT, 5, 0, COMPLETE, 1300, 1300),		/* no probing in SEARCH_COMPLETE */
-	STEP(ACK, 5, 0, COMPLETE, 1300, 1300),
+	STEP(ACK, 0, 0, SEARCH, 1200, 1300),		/* 1200 confirmed, same PLPMTU */
+	STEP(SENT, 1, 0, SEARCH, 1200, 1300),
+	STEP(ACK, 1, 1300, COMPLETE, 1300, 1300),	/* MAX_PLPMTU acked */
+	STEP(SENT, 2, 0, COMPLETE, 1300, 1300),		/* no probing in SEARCH_COMPLETE */
+	STEP(ACK, 2, 0, COMPLETE, 1300, 1300),
 };
 
-/* Probe loss: MAX_PROBES losses of a size make it the upper bound. */
+/* Probe loss: MAX_PROBES losses of a size make it the upper bound, and the
+ * search goes halfway between the PLPMTU and it.
+ */
 static const struct pl_step pl_timer[] = {
+	STEP(MAX, 1264, 0, DISABLED, 1200, 1200),
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 10, 0, BASE, 1200, 1200),
-	STEP(ACK, 10, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 11, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 11, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 12, 0, SEARCH, 1232, 1264),
-	STEP(TIMEOUT, 0, 0, SEARCH, 1232, 1264),	/* PROBE_COUNT 1 */
-	STEP(SENT, 13, 0, SEARCH, 1232, 1264),
-	STEP(TIMEOUT, 0, 0, SEARCH, 1232, 1264),	/* PROBE_COUNT 2 */
-	STEP(SENT, 14, 0, SEARCH, 1232, 1264),
-	STEP(TIMEOUT, 0, 0, SEARCH, 1232, 1236),	/* 3: bound 1264, refine by 4 */
-	STEP(SENT, 15, 0, SEARCH, 1232, 1236),
-	STEP(ACK, 15, 1236, SEARCH, 1236, 1240),
-	STEP(SENT, 16, 0, SEARCH, 1236, 1240),
-	STEP(TIMEOUT, 0, 0, SEARCH, 1236, 1240),
-	STEP(SENT, 17, 0, SEARCH, 1236, 1240),
-	STEP(TIMEOUT, 0, 0, SEARCH, 1236, 1240),
-	STEP(SENT, 18, 0, SEARCH, 1236, 1240),
-	STEP(TIMEOUT, 0, 0, COMPLETE, 1236, 1236),	/* 1240 lost 3 times: nothing left */
-	STEP(ACK, 18, 0, COMPLETE, 1236, 1236),		/* a late ACK changes nothing */
+	STEP(ACK, 10, 0, SEARCH, 1200, 1264),
+	STEP(SENT, 11, 0, SEARCH, 1200, 1264),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1264),	/* PROBE_COUNT 1 */
+	STEP(SENT, 12, 0, SEARCH, 1200, 1264),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1264),	/* PROBE_COUNT 2 */
+	STEP(SENT, 13, 0, SEARCH, 1200, 1264),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1232),	/* 3: bound 1264, (1200 + 1264) / 2 */
+	STEP(SENT, 14, 0, SEARCH, 1200, 1232),
+	STEP(ACK, 14, 1232, SEARCH, 1232, 1248),	/* (1232 + 1264) / 2 */
+	STEP(SENT, 15, 0, SEARCH, 1232, 1248),
+	STEP(ACK, 15, 1248, SEARCH, 1248, 1256),
+	STEP(SENT, 16, 0, SEARCH, 1248, 1256),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1248, 1256),
+	STEP(SENT, 17, 0, SEARCH, 1248, 1256),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1248, 1256),
+	STEP(SENT, 18, 0, SEARCH, 1248, 1256),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1248, 1252),	/* bound 1256 */
+	STEP(SENT, 19, 0, SEARCH, 1248, 1252),
+	STEP(ACK, 19, 1252, COMPLETE, 1252, 1252),	/* 4 bytes below the bound: done */
+	STEP(ACK, 18, 0, COMPLETE, 1252, 1252),		/* a late ACK changes nothing */
 };
 
 /* BASE_PLPMTU not confirmed: ERROR, left when a BASE_PLPMTU probe gets through. */
@@ -129,21 +128,28 @@ static const struct pl_step pl_error[] = {
 	STEP(PTB, 1100, 0, ERROR, 1200, 1200),		/* below MIN_PLPMTU: ignored */
 	STEP(HOLE, 0, 0, ERROR, 1200, 1200),		/* already at BASE_PLPMTU */
 	STEP(SENT, 7, 0, ERROR, 1200, 1200),
-	STEP(ACK, 7, 0, SEARCH, 1200, 1232),		/* BASE_PLPMTU probe acked */
+	STEP(ACK, 7, 0, SEARCH, 1200, 9000),		/* BASE_PLPMTU probe acked */
 };
 
-/* Black hole while SEARCHING: back to BASE_PLPMTU. */
+/* Black hole while SEARCHING: back to BASE_PLPMTU, the bound forgotten. */
 static const struct pl_step pl_black_hole_search[] = {
+	STEP(MAX, 1300, 0, DISABLED, 1200, 1200),
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
+	STEP(ACK, 1, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 2, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 3, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 4, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1248),	/* 1250 rounded down to 4 bytes */
+	STEP(SENT, 5, 0, SEARCH, 1200, 1248),
+	STEP(ACK, 5, 1248, SEARCH, 1248, 1272),		/* 1274 rounded down */
+	STEP(SENT, 6, 0, SEARCH, 1248, 1272),
 	STEP(HOLE, 0, 1200, BASE, 1200, 1200),
-	STEP(ACK, 3, 0, BASE, 1200, 1200),		/* the abandoned probe no longer counts */
-	STEP(SENT, 4, 0, BASE, 1200, 1200),
-	STEP(ACK, 4, 0, SEARCH, 1200, 1232),
+	STEP(ACK, 6, 0, BASE, 1200, 1200),		/* the abandoned probe no longer counts */
+	STEP(SENT, 7, 0, BASE, 1200, 1200),
+	STEP(ACK, 7, 0, SEARCH, 1200, 1300),		/* the maximum first again */
 };
 
 /* Black hole in SEARCH_COMPLETE: back to BASE_PLPMTU. */
@@ -162,51 +168,60 @@ static const struct pl_step pl_black_hole_complete[] = {
 static const struct pl_step pl_ptb_lowers_probe[] = {
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
-	STEP(PTB, 1199, 0, SEARCH, 1232, 1264),		/* < BASE_PLPMTU (RFC 9000 14.2.1) */
-	STEP(PTB, 1264, 0, SEARCH, 1232, 1264),		/* = PROBED_SIZE: inconsistent */
-	STEP(PTB, 1500, 0, SEARCH, 1232, 1264),		/* > PROBED_SIZE: inconsistent */
-	STEP(PTB, 1250, 0, SEARCH, 1232, 1250),		/* PLPMTU < PTB < PROBED_SIZE */
-	STEP(ACK, 3, 0, SEARCH, 1232, 1250),		/* the 1264 probe was lost */
-	STEP(SENT, 4, 0, SEARCH, 1232, 1250),
-	STEP(ACK, 4, 1250, COMPLETE, 1250, 1250),	/* nothing fits between 1250 and it */
+	STEP(ACK, 1, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 2, 0, SEARCH, 1200, 9000),
+	STEP(PTB, 1199, 0, SEARCH, 1200, 9000),		/* < BASE_PLPMTU (RFC 9000 14.2.1) */
+	STEP(PTB, 9000, 0, SEARCH, 1200, 9000),		/* = PROBED_SIZE: inconsistent */
+	STEP(PTB, 9500, 0, SEARCH, 1200, 9000),		/* > PROBED_SIZE: inconsistent */
+	STEP(PTB, 1250, 0, SEARCH, 1200, 1250),		/* PLPMTU < PTB < PROBED_SIZE */
+	STEP(ACK, 2, 0, SEARCH, 1200, 1250),		/* the 9000 probe was lost */
+	STEP(SENT, 3, 0, SEARCH, 1200, 1250),
+	STEP(ACK, 3, 1250, COMPLETE, 1250, 1250),	/* nothing fits between 1250 and it */
 };
 
 /* PTB reporting exactly the PLPMTU ends the search; the raise timer restarts it. */
 static const struct pl_step pl_ptb_equals_pmtu[] = {
+	STEP(MAX, 1300, 0, DISABLED, 1200, 1200),
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
-	STEP(PTB, 1232, 0, COMPLETE, 1232, 1232),	/* PL_PTB_SIZE = PLPMTU */
-	STEP(RAISE, 0, 0, SEARCH, 1232, 1264),		/* bound forgotten, +32 again */
+	STEP(ACK, 1, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 2, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 3, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 4, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1248),
+	STEP(SENT, 5, 0, SEARCH, 1200, 1248),
+	STEP(ACK, 5, 1248, SEARCH, 1248, 1272),
+	STEP(SENT, 6, 0, SEARCH, 1248, 1272),
+	STEP(PTB, 1248, 0, COMPLETE, 1248, 1248),	/* PL_PTB_SIZE = PLPMTU */
+	STEP(RAISE, 0, 0, SEARCH, 1248, 1300),		/* bound forgotten: the maximum */
 };
 
 /* PTB below the PLPMTU is a black hole, in SEARCHING and in SEARCH_COMPLETE. */
 static const struct pl_step pl_ptb_black_hole[] = {
-	STEP(MAX, 1264, 0, DISABLED, 1200, 1200),
+	STEP(MAX, 1300, 0, DISABLED, 1200, 1200),
 	STEP(PTB, 1250, 0, DISABLED, 1200, 1200),	/* not probing: ignored */
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(PTB, 1199, 0, BASE, 1200, 1200),		/* QUIC never enters ERROR on a PTB */
 	STEP(PTB, 1200, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
+	STEP(ACK, 1, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 2, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 3, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 4, 0, SEARCH, 1200, 1300),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 1248),
+	STEP(SENT, 5, 0, SEARCH, 1200, 1248),
+	STEP(ACK, 5, 1248, SEARCH, 1248, 1272),
+	STEP(SENT, 6, 0, SEARCH, 1248, 1272),
 	STEP(PTB, 1220, 1200, BASE, 1200, 1200),	/* BASE_PLPMTU <= PTB < PLPMTU */
-	STEP(SENT, 4, 0, BASE, 1200, 1200),
-	STEP(ACK, 4, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 5, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 5, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 6, 0, SEARCH, 1232, 1264),
-	STEP(ACK, 6, 1264, COMPLETE, 1264, 1264),
-	STEP(PTB, 1264, 0, COMPLETE, 1264, 1264),	/* not below the PLPMTU: ignored */
+	STEP(SENT, 7, 0, BASE, 1200, 1200),
+	STEP(ACK, 7, 0, SEARCH, 1200, 1300),
+	STEP(SENT, 8, 0, SEARCH, 1200, 1300),
+	STEP(ACK, 8, 1300, COMPLETE, 1300, 1300),
+	STEP(PTB, 1300, 0, COMPLETE, 1300, 1300),	/* not below the PLPMTU: ignored */
 	STEP(PTB, 1250, 1200, BASE, 1200, 1200),
 };
 
@@ -223,24 +238,28 @@ static const struct pl_step pl_raise[] = {
 	STEP(ACK, 2, 1232, COMPLETE, 1232, 1232),
 	STEP(RAISE, 0, 0, COMPLETE, 1232, 1232),	/* PLPMTU = MAX_PLPMTU */
 	STEP(MAX, 1300, 0, COMPLETE, 1232, 1232),
-	STEP(RAISE, 0, 0, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
-	STEP(ACK, 3, 1264, SEARCH, 1264, 1296),
+	STEP(RAISE, 0, 0, SEARCH, 1232, 1300),
+	STEP(SENT, 3, 0, SEARCH, 1232, 1300),
+	STEP(ACK, 3, 1300, COMPLETE, 1300, 1300),
 };
 
 /* Loss of connectivity disables probing from any state. */
 static const struct pl_step pl_disabled[] = {
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
+	STEP(ACK, 1, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 2, 0, SEARCH, 1200, 9000),
+	STEP(STOP, 0, 0, DISABLED, 1200, 1200),		/* the PLPMTU was still 1200 */
+	STEP(ACK, 2, 0, DISABLED, 1200, 1200),
+	STEP(START, 0, 0, BASE, 1200, 1200),
+	STEP(SENT, 3, 0, BASE, 1200, 1200),
+	STEP(ACK, 3, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 4, 0, SEARCH, 1200, 9000),
+	STEP(ACK, 4, 9000, COMPLETE, 9000, 9000),
 	STEP(STOP, 0, 1200, DISABLED, 1200, 1200),
-	STEP(ACK, 3, 0, DISABLED, 1200, 1200),
 	STEP(TIMEOUT, 0, 0, DISABLED, 1200, 1200),
-	STEP(SENT, 4, 0, DISABLED, 1200, 1200),
-	STEP(ACK, 4, 0, DISABLED, 1200, 1200),
+	STEP(SENT, 5, 0, DISABLED, 1200, 1200),
+	STEP(ACK, 5, 0, DISABLED, 1200, 1200),
 	STEP(HOLE, 0, 0, DISABLED, 1200, 1200),
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(STOP, 0, 0, DISABLED, 1200, 1200),
@@ -250,17 +269,21 @@ static const struct pl_step pl_disabled[] = {
 static const struct pl_step pl_lower_max[] = {
 	STEP(START, 0, 0, BASE, 1200, 1200),
 	STEP(SENT, 1, 0, BASE, 1200, 1200),
-	STEP(ACK, 1, 0, SEARCH, 1200, 1232),
-	STEP(SENT, 2, 0, SEARCH, 1200, 1232),
-	STEP(ACK, 2, 1232, SEARCH, 1232, 1264),
-	STEP(SENT, 3, 0, SEARCH, 1232, 1264),
-	STEP(ACK, 3, 1264, SEARCH, 1264, 1296),
-	STEP(SENT, 4, 0, SEARCH, 1264, 1296),
+	STEP(ACK, 1, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 2, 0, SEARCH, 1200, 9000),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 3, 0, SEARCH, 1200, 9000),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 9000),
+	STEP(SENT, 4, 0, SEARCH, 1200, 9000),
+	STEP(TIMEOUT, 0, 0, SEARCH, 1200, 5100),	/* (1200 + 9000) / 2 */
+	STEP(SENT, 5, 0, SEARCH, 1200, 5100),
+	STEP(ACK, 5, 5100, SEARCH, 5100, 7048),		/* 7050 rounded down */
+	STEP(SENT, 6, 0, SEARCH, 5100, 7048),
 	STEP(MAX, 1250, 1250, COMPLETE, 1250, 1250),	/* PLPMTU = MAX_PLPMTU */
-	STEP(ACK, 4, 0, COMPLETE, 1250, 1250),		/* probe above the maximum dropped */
+	STEP(ACK, 6, 0, COMPLETE, 1250, 1250),		/* probe above the maximum dropped */
 	STEP(MAX, 100, 1200, COMPLETE, 1200, 1200),	/* clamped to BASE_PLPMTU */
 	STEP(MAX, 20000, 0, COMPLETE, 1200, 1200),	/* clamped to 9000 */
-	STEP(RAISE, 0, 0, SEARCH, 1200, 1232),
+	STEP(RAISE, 0, 0, SEARCH, 1200, 9000),
 };
 
 static const struct pl_trace pl_traces[] = {
@@ -382,35 +405,64 @@ static void plpmtud_confirm_matches_ack_range(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_plpmtud_need_probe(&pl));
 }
 
-/* The search from 1200 reaches MAX_PLPMTU 9000 and stops there. */
-static void plpmtud_search_reaches_9000(struct kunit *test)
+/* Run probes until the search ends on a path carrying up to @path_mtu:
+ * a probe no larger is acknowledged, a larger one lost. Return: probes sent.
+ */
+static unsigned int pl_search(struct quic_plpmtud *pl, u32 path_mtu)
 {
-	struct quic_plpmtud pl;
 	unsigned int probes = 0;
 	s64 pn = 0;
 
-	quic_plpmtud_init(&pl);
-	quic_plpmtud_start(&pl);
-	while (quic_plpmtud_need_probe(&pl) && probes < 1000) {
-		quic_plpmtud_sent(&pl, pn);
-		quic_plpmtud_ack(&pl, pn, pn);
+	quic_plpmtud_init(pl);
+	quic_plpmtud_start(pl);
+	while (quic_plpmtud_need_probe(pl) && probes < 1000) {
+		quic_plpmtud_sent(pl, pn);
+		if (quic_plpmtud_probe_size(pl) <= path_mtu)
+			quic_plpmtud_ack(pl, pn, pn);
+		else
+			quic_plpmtud_timeout(pl);
 		pn++;
 		probes++;
 	}
-	/*
-	 * 1200 (BASE), then 1200 + 32k for k = 1..243 (1232 ... 8976; 8976 + 32
-	 * would pass 9000), then 9000 itself: 1 + 243 + 1 probes.
-	 */
-	KUNIT_EXPECT_EQ(test, probes, 245);
+	return probes;
+}
+
+/* A path that carries MAX_PLPMTU 9000: BASE, then 9000 itself. */
+static void plpmtud_search_reaches_9000_in_two_probes(struct kunit *test)
+{
+	struct quic_plpmtud pl;
+
+	KUNIT_EXPECT_EQ(test, pl_search(&pl, 9000), 2);
 	KUNIT_EXPECT_EQ(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE);
 	KUNIT_EXPECT_EQ(test, quic_plpmtud_pmtu(&pl), 9000);
+}
+
+/*
+ * A 1452-byte path below a 9000 limit: BASE, then 9000, 5100, 3148, 2172
+ * and 1684 lost (3 probes each), 1440 acked, 1560, 1500 and 1468 lost,
+ * 1452 acked, 1460 and 1456 lost: 1 + 10 * 3 + 2 probes over 12 sizes
+ * (32-byte steps took 18 probes here, but 245 to reach 9000).
+ */
+static void plpmtud_search_finds_a_smaller_path_by_halving(struct kunit *test)
+{
+	struct quic_plpmtud pl;
+
+	KUNIT_EXPECT_EQ(test, pl_search(&pl, 1452), 33);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_pmtu(&pl), 1452);
+	/* Any path: the largest multiple of 4 it carries. */
+	pl_search(&pl, 3001);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_pmtu(&pl), 3000);
+	pl_search(&pl, 1203);
+	KUNIT_EXPECT_EQ(test, quic_plpmtud_pmtu(&pl), 1200);
 }
 
 static struct kunit_case plpmtud_cases[] = {
 	KUNIT_CASE(plpmtud_init_starts_disabled_at_base),
 	KUNIT_CASE(plpmtud_confirm_matches_ack_range),
 	KUNIT_CASE_PARAM(plpmtud_trace_follows_rfc8899, plpmtud_traces_gen_params),
-	KUNIT_CASE(plpmtud_search_reaches_9000),
+	KUNIT_CASE(plpmtud_search_reaches_9000_in_two_probes),
+	KUNIT_CASE(plpmtud_search_finds_a_smaller_path_by_halving),
 	{}
 };
 
