@@ -35,6 +35,7 @@
 #include "receive.h"
 #include "socket.h"
 #include "transmit.h"
+#include "version.h"
 
 /* Token lifetimes, seconds: a Retry token is used at once (Section 8.1.2). */
 #define QUIC_RETRY_TOKEN_LIFETIME	10
@@ -283,6 +284,9 @@ void quic_addrval_retry_work(struct work_struct *work)
 	quic_crypto_destroy(quic_crypto(sk, QUIC_CRYPTO_INITIAL));
 	err = quic_crypto_initial_keys_install(quic_crypto(sk, QUIC_CRYPTO_INITIAL), &dcid->id,
 					       quic_config(sk)->version, false);
+	/* The other version's Initial keys follow the new ID too. */
+	if (!err)
+		err = quic_version_prepare(sk);
 	if (err) {
 		quic_conn_closed(sk, -err);
 		goto out;

@@ -27,6 +27,7 @@
 #include "socket.h"
 #include "sockmsg.h"
 #include "ticket.h"
+#include "version.h"
 #include "transmit.h"
 
 static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
@@ -242,6 +243,7 @@ void quic_conn_free(struct sock *sk)
 	quic_conn_id_set_free(&qs->dest);
 	for (i = 0; i < QUIC_CRYPTO_MAX; i++)
 		quic_crypto_destroy(&qs->crypto[i]);
+	quic_version_free(sk);
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
 		quic_pnspace_free(&qs->space[i]);
 	quic_path_free(sk, &qs->paths, 0);
@@ -409,8 +411,11 @@ int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
 		goto out_reset;
 	err = quic_crypto_initial_keys_install(quic_crypto(sk, QUIC_CRYPTO_INITIAL), &dcid,
 					       c->version, false);
+	if (!err)
+		err = quic_version_prepare(sk);
 	if (err)
 		goto out_reset;
+	quic_sk(sk)->orig_version = c->version;
 	quic_conn_rcvbuf(sk);
 	quic_conn_apply_remote(sk);
 
@@ -797,6 +802,9 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 					       &req->dcid, req->version, true);
 	if (err)
 		goto out;
+	/* The listener's version is the one preferred (version.c). */
+	quic_sk(newsk)->pref_version = quic_config(newsk)->version;
+	quic_sk(newsk)->orig_version = req->version;
 	quic_config(newsk)->version = req->version;
 
 	quic_outq(newsk)->is_serv = 1;
@@ -993,6 +1001,8 @@ void quic_conn_discard_level(struct sock *sk, u8 level)
 	quic_outq_discard_space(&qs->outq, level);
 	quic_inq_crypto_discard(&qs->inq, level);
 	quic_crypto_destroy(quic_crypto(sk, level));
+	if (level == QUIC_CRYPTO_INITIAL)
+		quic_version_free(sk);
 }
 
 /**
@@ -1096,7 +1106,9 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
 		return -EINVAL;
 
 	crypto = quic_crypto(sk, srt->level);
-	err = quic_crypto_set_secret(crypto, srt, quic_config(sk)->version);
+	/* RFC 9369 Section 4: 0-RTT stays in the original version. */
+	err = quic_crypto_set_secret(crypto, srt, srt->level == QUIC_CRYPTO_EARLY ?
+				     quic_sk(sk)->orig_version : quic_config(sk)->version);
 	if (err)
 		return err;
 	if (srt->level == QUIC_CRYPTO_HANDSHAKE && srt->send)
@@ -1147,13 +1159,11 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 	params->tp = *quic_local_param(sk);
 	params->init_scid = scid->id;
 	params->present |= QUIC_PARAM_HAS_INIT_SCID;
-	/* RFC 9368 Section 3: version_information names the version in use;
-	 * only it is offered until compatible version negotiation is handled.
+	/* RFC 9368 Section 3: version_information (version.c), always sent
+	 * (RFC 9369 Section 4); disable_compatible_version only shortens it.
 	 */
 	params->tp.disable_compatible_version = 0;
-	params->vi.chosen = quic_config(sk)->version;
-	params->vi.available[0] = params->vi.chosen;
-	params->vi.count = 1;
+	quic_version_fill(sk, &params->vi);
 	if (serv) {
 		params->orig_dcid = quic_paths(sk)->orig_dcid;
 		params->present |= QUIC_PARAM_HAS_ORIG_DCID;
@@ -1218,6 +1228,20 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 		kfree(params);
 		quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_TRANSPORT_PARAM, 0);
 		return -EINVAL;
+	}
+	/* RFC 9368 Sections 2.3 and 4; absent, it is not checked (Section 4
+	 * allows that to a client that did not react to Version Negotiation).
+	 */
+	if (!params->tp.disable_compatible_version) {
+		err = serv ? quic_version_negotiate(sk, &params->vi) :
+			     quic_version_check_server(quic_config(sk)->version, &params->vi);
+		if (err) {
+			kfree(params);
+			if (err == -EPROTO)
+				quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_VERSION_NEGOTIATION,
+						    0);
+			return err == -EPROTO ? -EINVAL : err;
+		}
 	}
 
 	*quic_remote_param(sk) = params->tp;

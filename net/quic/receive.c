@@ -39,6 +39,7 @@
 #include "sockmsg.h"
 #include "ticket.h"
 #include "transmit.h"
+#include "version.h"
 
 /* What the frames of one packet found. */
 struct quic_rcv_pkt {
@@ -469,15 +470,18 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		return 0;	/* a Retry takes the rest of the datagram */
 	}
-	if (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version) {
-		/* Compatible version negotiation is not handled yet. */
-		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
-		return hdr.len;
-	}
 	rp.level = quic_packet_level(hdr.type);
 	if (rp.level >= QUIC_CRYPTO_MAX)
 		return hdr.len;
 	crypto = quic_crypto(sk, rp.level);
+	/* Another version: compatible version negotiation (version.c). */
+	if (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version) {
+		crypto = quic_version_rx_crypto(sk, hdr.type, hdr.version);
+		if (!crypto) {
+			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+			return hdr.len;
+		}
+	}
 	if (!crypto->rx.ready) {
 		if (!quic_conn_level_discarded(sk, rp.level))
 			quic_rcv_hold(sk, skb, hdr.len);

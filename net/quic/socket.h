@@ -90,6 +90,10 @@ enum quic_state {
  *	before connect(): stream data may be written before the handshake
  *	(it goes in 0-RTT packets if the TLS library offers early data)
  * @early: client: &enum quic_early_state of the 0-RTT data
+ * @initial_alt: Initial keys of the other version (version.c): a client's
+ *	ready to switch, a server's of the original version after switching
+ * @orig_version: the version of the client's first packets (RFC 9368)
+ * @pref_version: server: the version its listener was configured with
  * @reset_stamp: listener: start of the second @reset_count counts in
  * @reset_count: listener: Stateless Resets sent since @reset_stamp
  * @ticket_new: client: a NewSessionTicket arrived that
@@ -137,6 +141,9 @@ struct quic_sock {
 	u8				remote_param_set:1;
 	u8				remote_remembered:1;
 	u8				early:2;
+	struct quic_crypto		*initial_alt;
+	u32				orig_version;
+	u32				pref_version;
 	unsigned long			reset_stamp;
 	u32				reset_count;
 	u8				ticket_new;

@@ -67,6 +67,9 @@ static void quic_xmit_header(struct sock *sk, u8 level, struct quic_packet_hdr *
 	hdr->fixed = quic_packet_fixed_bit(quic_sk(sk)->remote_param_set &&
 					   quic_remote_param(sk)->grease_quic_bit);
 	hdr->version = quic_config(sk)->version;
+	/* RFC 9369 Section 4: 0-RTT stays in the original version. */
+	if (level == QUIC_CRYPTO_EARLY && quic_sk(sk)->orig_version)
+		hdr->version = quic_sk(sk)->orig_version;
 	hdr->pn_len = QUIC_XMIT_PN_LEN;
 	if (dcid)
 		hdr->dcid = dcid->id;

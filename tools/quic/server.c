@@ -40,6 +40,7 @@ struct server_opts {
 	const char *ca;
 	bool hq, h3;		/* in --alpn */
 	bool retry;
+	uint32_t version;	/* preferred version, 0: v1 */
 };
 
 struct children {
@@ -71,6 +72,9 @@ static void usage(FILE *f)
 "  --keylog FILE       append the TLS secrets to FILE (NSS key log format)\n"
 "  --retry             validate client addresses: answer each new client with\n"
 "                      a Retry unless it brings a token (RFC 9000 Section 8.1)\n"
+"  --version 1|2       the QUIC version preferred: a client of the other one\n"
+"                      that offers it is moved to it (compatible version\n"
+"                      negotiation, RFC 9368); default 1\n"
 "  --ca FILE           CA certificates (PEM) for verifying peers; accepted\n"
 "                      for symmetry with quic-client, no effect today:\n"
 "                      libquic requests no client certificate\n"
@@ -107,7 +111,7 @@ static int parse_alpn(struct server_opts *o)
 static int parse_args(int argc, char **argv, struct server_opts *o)
 {
 	enum { O_LISTEN = 256, O_CERT, O_KEY, O_ROOT, O_ALPN, O_PSK, O_KEYLOG, O_CA,
-	       O_RETRY, O_QUIET, O_VERBOSE, O_HELP };
+	       O_RETRY, O_VERSION, O_QUIET, O_VERBOSE, O_HELP };
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "cert", required_argument, NULL, O_CERT },
@@ -118,6 +122,7 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 		{ "keylog", required_argument, NULL, O_KEYLOG },
 		{ "ca", required_argument, NULL, O_CA },
 		{ "retry", no_argument, NULL, O_RETRY },
+		{ "version", required_argument, NULL, O_VERSION },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
@@ -157,6 +162,14 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 		case O_RETRY:
 			o->retry = true;
 			break;
+		case O_VERSION:
+			if (!strcmp(optarg, "1"))
+				o->version = QUIC_VERSION_V1;
+			else if (!strcmp(optarg, "2"))
+				o->version = QUIC_VERSION_V2;
+			else
+				return qt_bad_usage("--version: 1 or 2, not '%s'", optarg);
+			break;
 		case O_QUIET:
 			qt_log_level = QT_LOG_ERR;
 			break;
@@ -194,8 +207,8 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 	return 0;
 }
 
-/* --retry: the listener validates addresses (QUIC_SOCKOPT_CONFIG). */
-static int set_retry(int fd)
+/* --retry and --version: the listener's QUIC_SOCKOPT_CONFIG. */
+static int set_config(int fd, const struct server_opts *o)
 {
 	struct quic_config cfg;
 	socklen_t len = sizeof(cfg);
@@ -203,7 +216,9 @@ static int set_retry(int fd)
 	memset(&cfg, 0, sizeof(cfg));
 	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
 		return -1;
-	cfg.validate_peer_address = 1;
+	cfg.validate_peer_address = o->retry;
+	if (o->version)
+		cfg.version = o->version;
 	return setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg));
 }
 
@@ -462,7 +477,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (setsockopt(lfd, SOL_QUIC, QUIC_SOCKOPT_ALPN, o.alpn, strlen(o.alpn)) ||
-	    (o.retry && set_retry(lfd)) ||
+	    ((o.retry || o.version) && set_config(lfd, &o)) ||
 	    bind(lfd, (struct sockaddr *)&ss, sslen) || listen(lfd, 128)) {
 		qt_err("listening on %s: %s", o.listen, strerror(errno));
 		close(lfd);

@@ -327,8 +327,9 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		conn_grease(test, p->lsock);
 		conn_grease(test, p->client);
 	}
-	if (p->validate_peer_address) {
-		struct quic_config lcfg = { .validate_peer_address = 1 };
+	if (p->validate_peer_address || p->listen_version) {
+		struct quic_config lcfg = { .validate_peer_address = p->validate_peer_address,
+					    .version = p->listen_version };
 
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk, QUIC_SOCKOPT_CONFIG,
 							     &lcfg, sizeof(lcfg)), 0);
@@ -352,14 +353,16 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_TOKEN,
 							     p->client_token,
 							     p->client_token_len), 0);
-	if (p->client_cid_limit) {
+	if (p->client_cid_limit || p->client_fixed_version) {
 		struct quic_transport_param prm = {};
 		unsigned int len = sizeof(prm);
 
 		KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p->client->sk,
 							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
 							     &len), 0);
-		prm.active_connection_id_limit = p->client_cid_limit;
+		if (p->client_cid_limit)
+			prm.active_connection_id_limit = p->client_cid_limit;
+		prm.disable_compatible_version = p->client_fixed_version;
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk,
 							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
 							     sizeof(prm)), 0);

@@ -28,7 +28,10 @@ struct conn_case {
  * @listen_events: bit per QUIC_EVENT_* enabled on the listener.
  * @client_events: bit per QUIC_EVENT_* enabled on the client before connect().
  * @client_cid_limit: the client's active_connection_id_limit (0: default).
+ * @client_fixed_version: the client disables compatible version negotiation.
  * @validate_peer_address: the listener answers with a Retry.
+ * @listen_version: the listener's configured version (0: v1), preferred
+ *	in compatible version negotiation.
  * @grease: both ends send grease_quic_bit (RFC 9287).
  * @client_token: an address validation token the client presents.
  * @client_token_len: its length.
@@ -43,7 +46,9 @@ struct conn_pair {
 	u32 listen_events;
 	u32 client_events;
 	u8 client_cid_limit;
+	u8 client_fixed_version;
 	u8 validate_peer_address;
+	u32 listen_version;
 	u8 grease;
 	u8 *client_token;
 	u32 client_token_len;

@@ -45,6 +45,11 @@ static int tparam_recv(gnutls_session_t session, const unsigned char *data, size
 		return GNUTLS_E_RECEIVED_ILLEGAL_PARAMETER;
 	}
 	conn->tp_received = true;
+	/* A server's own parameters may have changed with the client's: the
+	 * version it negotiated goes in its version_information (RFC 9368).
+	 */
+	if (!conn->client && quic_tparam_load(conn))
+		return GNUTLS_E_INTERNAL_ERROR;
 	return 0;
 }
 

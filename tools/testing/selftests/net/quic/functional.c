@@ -59,6 +59,7 @@ struct conn_opts {
 	uint32_t listen_events;		/* bit per QUIC_EVENT_* on the listener */
 	uint16_t server_max_streams_uni;	/* 0: the default */
 	uint16_t max_datagram;		/* max_datagram_frame_size, both sides */
+	uint32_t listen_version;	/* the listener's preferred version, 0: v1 */
 };
 
 struct conn {
@@ -165,6 +166,12 @@ static void *server_main(void *p)
 	for (i = 1; i <= QUIC_EVENT_MAX; i++)
 		if ((o->listen_events & (1u << i)) && event_set(lfd, i, true))
 			snprintf(a->why, sizeof(a->why), "event %d: %s", i, errno_name(errno));
+	if (o->listen_version) {
+		struct quic_config cfg = { .version = o->listen_version };
+
+		if (setsockopt(lfd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg)))
+			snprintf(a->why, sizeof(a->why), "config: %s", errno_name(errno));
+	}
 	if (set_params(lfd, o, true) || bind(lfd, (struct sockaddr *)&ss, len) ||
 	    listen(lfd, 1)) {
 		snprintf(a->why, sizeof(a->why), "listener: %s", errno_name(errno));
@@ -845,6 +852,28 @@ static bool round_trip(struct conn *c, int64_t sid, uint8_t seed)
 	       read_stream(c->cli, sid, 1000, seed + 1, true);
 }
 
+static uint32_t version_of(int fd)
+{
+	struct quic_config cfg;
+	socklen_t len = sizeof(cfg);
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		return 0;
+	return cfg.version;
+}
+
+/* RFC 9368 Section 2.3: a v1 client offering v2 to a listener preferring
+ * v2 ends up in v2, and TLS (the transport parameters' version_information,
+ * Section 4) agreed.
+ */
+static void case_version_upgrade(struct conn *c)
+{
+	check(version_of(c->cli) == QUIC_VERSION_V2, "the client moved from v1 to v2");
+	check(version_of(c->srv) == QUIC_VERSION_V2, "the server answered in v2");
+	check(round_trip(c, 0, 40), "data flows in v2");
+}
+
 /* RFC 9000 Section 5.1: connection IDs issued, switched and retired. */
 static void case_connection_ids(struct conn *c)
 {
@@ -1032,6 +1061,10 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET } },
 	{ "alpn", 2, case_alpn,
 	  { .family = AF_INET6, .psk = true } },
+	{ "compatible version negotiation, v1 to v2", 3, case_version_upgrade,
+	  { .family = AF_INET, .listen_version = QUIC_VERSION_V2 } },
+	{ "compatible version negotiation, v1 to v2, PSK, IPv6", 3, case_version_upgrade,
+	  { .family = AF_INET6, .psk = true, .listen_version = QUIC_VERSION_V2 } },
 };
 
 int main(int argc, char **argv)

@@ -34,9 +34,8 @@ client)
 	[ "$TESTCASE" = rebind-port ] && set -- "$@" --migrate
 	[ "$TESTCASE" = resumption ] && set -- "$@" --resume
 	[ "$TESTCASE" = zerortt ] && set -- "$@" --resume --early-data
-	# Ours starts in v2 directly (compatible version negotiation from a v1
-	# Initial, as the runner's v2 case expects, is not implemented yet).
-	[ "$TESTCASE" = v2 ] && set -- "$@" --version 2
+	# v2: ours starts in v1 and offers v2 (compatible version
+	# negotiation, RFC 9368); the server moves the connection to v2.
 	# REQUESTS is a space-separated list: split it on purpose.
 	# shellcheck disable=SC2086
 	exec "$bin/quic-client" "$@" $REQUESTS
@@ -49,6 +48,7 @@ server)
 		--key "$CERTS/priv.key" --root "${WWW:-/www}" --alpn "$alpn"
 	[ -n "$SSLKEYLOGFILE" ] && set -- "$@" --keylog "$SSLKEYLOGFILE"
 	[ "$TESTCASE" = retry ] && set -- "$@" --retry
+	[ "$TESTCASE" = v2 ] && set -- "$@" --version 2
 	exec "$bin/quic-server" "$@"
 	;;
 *)
