@@ -1027,10 +1027,13 @@ void quic_conn_confirmed(struct sock *sk)
  * @sk: the socket, owned by the caller
  *
  * The smaller of both endpoints' max_idle_timeout (0 means none), and no
- * less than three PTOs so that a lost packet or two do not end it.
+ * less than three PTOs so that a lost packet or two do not end it. With
+ * SO_KEEPALIVE on an established connection, the timer first fires half
+ * way, for quic_conn_keepalive().
  */
 void quic_conn_idle_restart(struct sock *sk)
 {
+	struct quic_sock *qs = quic_sk(sk);
 	u64 local = quic_local_param(sk)->max_idle_timeout;
 	u64 remote = quic_remote_param(sk)->max_idle_timeout;
 	u64 timeout, pto;
@@ -1042,7 +1045,39 @@ void quic_conn_idle_restart(struct sock *sk)
 	if (!timeout)
 		return;
 	pto = 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP);
-	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, max(timeout, pto));
+	timeout = max(timeout, pto);
+	qs->ka_sent = 0;
+	qs->ka_rest = 0;
+	if (sock_flag(sk, SOCK_KEEPOPEN) && quic_is_established(sk)) {
+		qs->ka_rest = timeout - timeout / 2;
+		timeout /= 2;
+	}
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, timeout);
+}
+
+/**
+ * quic_conn_keepalive - the idle timer fired half way with SO_KEEPALIVE
+ * @sk: the socket, owned (timer context with the spinlock)
+ *
+ * RFC 9000 Section 10.1.2: a PING keeps the connection (and the NAT and
+ * firewall state on its path) alive; the peer's acknowledgment restarts
+ * the idle timer. If none comes, the rest of the idle timeout runs out.
+ *
+ * Return: true when a PING went and the timer runs on, false when the
+ * idle timeout is over.
+ */
+bool quic_conn_keepalive(struct sock *sk)
+{
+	struct quic_frame ping = { .type = QUIC_FRAME_PING };
+	struct quic_sock *qs = quic_sk(sk);
+
+	if (qs->ka_sent || !qs->ka_rest || !quic_is_established(sk))
+		return false;
+	qs->ka_sent = 1;
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, qs->ka_rest);
+	if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_ATOMIC))
+		quic_xmit(sk);
+	return true;
 }
 
 /* Both directions of the 1-RTT keys are installed: the TLS library

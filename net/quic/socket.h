@@ -94,6 +94,8 @@ enum quic_state {
  *	ready to switch, a server's of the original version after switching
  * @orig_version: the version of the client's first packets (RFC 9368)
  * @pref_version: server: the version its listener was configured with
+ * @ka_rest: SO_KEEPALIVE: idle time left after the keep-alive PING (0: off)
+ * @ka_sent: SO_KEEPALIVE: the PING of this idle period went
  * @reset_stamp: listener: start of the second @reset_count counts in
  * @reset_count: listener: Stateless Resets sent since @reset_stamp
  * @ticket_new: client: a NewSessionTicket arrived that
@@ -144,6 +146,8 @@ struct quic_sock {
 	struct quic_crypto		*initial_alt;
 	u32				orig_version;
 	u32				pref_version;
+	u64				ka_rest;
+	u8				ka_sent;
 	unsigned long			reset_stamp;
 	u32				reset_count;
 	u8				ticket_new;

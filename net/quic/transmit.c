@@ -621,6 +621,8 @@ static void quic_xmit_pmtu_fire(struct sock *sk)
  */
 static void quic_xmit_idle_fire(struct sock *sk)
 {
+	if (quic_conn_keepalive(sk))
+		return;
 	if (quic_is_establishing(sk) || quic_is_established(sk))
 		quic_conn_closed(sk, ETIMEDOUT);
 	else

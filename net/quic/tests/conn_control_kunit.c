@@ -1064,6 +1064,28 @@ static void ctl_peer_of_a_vanished_server_is_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(p.client->sk->sk_err), ECONNRESET);
 }
 
+/* RFC 9000 Sections 10.1 and 10.1.2: with a one-second idle timeout, a
+ * silent connection ends; with SO_KEEPALIVE its PINGs keep it open.
+ */
+static void ctl_keepalive_outlives_the_idle_timeout(struct kunit *test)
+{
+	struct conn_pair p = { .idle_timeout = USEC_PER_SEC };
+	struct conn_pair q = { .idle_timeout = USEC_PER_SEC };
+
+	conn_handshake(test, ctl_v4, 63150, &p);
+	conn_handshake(test, ctl_v4, 63151, &q);
+	sock_set_keepalive(p.client->sk);
+	/* A first exchange after it: the idle timer restarts with it. */
+	ctl_round_trip(test, &p, 0);
+	ctl_round_trip(test, &q, 0);
+	msleep(3000);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
+	ctl_round_trip(test, &p, 4);
+	KUNIT_EXPECT_FALSE(test, quic_is_established(q.client->sk));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q.client->sk->sk_err), ETIMEDOUT);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -1099,6 +1121,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_gone_connection_gets_a_stateless_reset),
 	KUNIT_CASE(ctl_stateless_resets_are_rate_limited),
 	KUNIT_CASE_SLOW(ctl_peer_of_a_vanished_server_is_reset),
+	KUNIT_CASE_SLOW(ctl_keepalive_outlives_the_idle_timeout),
 	{}
 };
 

@@ -279,6 +279,19 @@ void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max)
 						     sizeof(prm)), 0);
 }
 
+/* Set @sock's max_idle_timeout (microseconds) before listen() or connect(). */
+static void conn_idle_timeout(struct kunit *test, struct socket *sock, u32 us)
+{
+	struct quic_transport_param prm = {};
+	unsigned int len = sizeof(prm);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     &len), 0);
+	prm.max_idle_timeout = us;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     sizeof(prm)), 0);
+}
+
 /**
  * conn_handshake - connect a client to a listener and complete a stand-in handshake
  * @test: the case
@@ -346,6 +359,8 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 								     QUIC_SOCKOPT_EVENT, &ev,
 								     sizeof(ev)), 0);
 	}
+	if (p->idle_timeout)
+		conn_idle_timeout(test, p->lsock, p->idle_timeout);
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
@@ -353,6 +368,8 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_TOKEN,
 							     p->client_token,
 							     p->client_token_len), 0);
+	if (p->idle_timeout)
+		conn_idle_timeout(test, p->client, p->idle_timeout);
 	if (p->client_cid_limit || p->client_fixed_version) {
 		struct quic_transport_param prm = {};
 		unsigned int len = sizeof(prm);

@@ -29,6 +29,7 @@ struct conn_case {
  * @client_events: bit per QUIC_EVENT_* enabled on the client before connect().
  * @client_cid_limit: the client's active_connection_id_limit (0: default).
  * @client_fixed_version: the client disables compatible version negotiation.
+ * @idle_timeout: both ends' max_idle_timeout in microseconds (0: default).
  * @validate_peer_address: the listener answers with a Retry.
  * @listen_version: the listener's configured version (0: v1), preferred
  *	in compatible version negotiation.
@@ -47,6 +48,7 @@ struct conn_pair {
 	u32 client_events;
 	u8 client_cid_limit;
 	u8 client_fixed_version;
+	u32 idle_timeout;
 	u8 validate_peer_address;
 	u32 listen_version;
 	u8 grease;
