@@ -1056,6 +1056,22 @@ void quic_conn_idle_restart(struct sock *sk)
 }
 
 /**
+ * quic_conn_set_keepalive - SO_KEEPALIVE was set or cleared
+ * @sk: the socket, locked by the caller (sk_setsockopt(), sock_set_keepalive())
+ * @val: the new value
+ *
+ * An established connection re-arms its idle timer at once, the keep-alive
+ * half way included or not.
+ */
+void quic_conn_set_keepalive(struct sock *sk, int val)
+{
+	sock_owned_by_me(sk);
+	sock_valbool_flag(sk, SOCK_KEEPOPEN, val);
+	if (quic_is_established(sk))
+		quic_conn_idle_restart(sk);
+}
+
+/**
  * quic_conn_keepalive - the idle timer fired half way with SO_KEEPALIVE
  * @sk: the socket, owned (timer context with the spinlock)
  *

@@ -90,6 +90,7 @@ void quic_conn_discard_level(struct sock *sk, u8 level);
 void quic_conn_confirmed(struct sock *sk);
 void quic_conn_idle_restart(struct sock *sk);
 bool quic_conn_keepalive(struct sock *sk);
+void quic_conn_set_keepalive(struct sock *sk, int val);
 int quic_conn_key_update(struct sock *sk);
 void quic_conn_key_updated(struct sock *sk, u8 phase);
 void quic_conn_key_check_limit(struct sock *sk);

@@ -758,6 +758,7 @@ const struct proto_ops quicv6_proto_ops = {
 	.ioctl			= quic_ioctl,			\
 	.backlog_rcv		= quic_rcv_backlog,		\
 	.accept			= quic_conn_accept,		\
+	.keepalive		= quic_conn_set_keepalive,	\
 	.hash			= quic_conn_hash,		\
 	.unhash			= quic_conn_unhash,		\
 	.release_cb		= quic_release_cb,		\

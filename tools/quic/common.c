@@ -274,3 +274,12 @@ struct qt_request *qt_req_find(struct qt_request *reqs, size_t n, int64_t sid)
 			return &reqs[i];
 	return NULL;
 }
+
+uint32_t qt_parse_version(const char *s)
+{
+	if (!strcmp(s, "1"))
+		return QUIC_VERSION_V1;
+	if (!strcmp(s, "2"))
+		return QUIC_VERSION_V2;
+	return 0;
+}

@@ -45,6 +45,8 @@ void qt_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 #define qt_info(...)	qt_log(QT_LOG_INFO, __VA_ARGS__)
 #define qt_debug(...)	qt_log(QT_LOG_DEBUG, __VA_ARGS__)
 int qt_bad_usage(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+/* "1" or "2" as QUIC_VERSION_V1 or QUIC_VERSION_V2; 0 for anything else. */
+uint32_t qt_parse_version(const char *s);
 void qt_lib_log(int level, const char *msg);
 
 int qt_signals_init(void);

@@ -163,11 +163,8 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 			o->retry = true;
 			break;
 		case O_VERSION:
-			if (!strcmp(optarg, "1"))
-				o->version = QUIC_VERSION_V1;
-			else if (!strcmp(optarg, "2"))
-				o->version = QUIC_VERSION_V2;
-			else
+			o->version = qt_parse_version(optarg);
+			if (!o->version)
 				return qt_bad_usage("--version: 1 or 2, not '%s'", optarg);
 			break;
 		case O_QUIET:

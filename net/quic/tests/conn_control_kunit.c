@@ -964,20 +964,28 @@ static void ctl_short_packet(u8 *buf, size_t len, const struct quic_conn_id *dci
 	memcpy(buf + 1, dcid->data, dcid->len);
 }
 
+/* A QUIC listener on 127.0.0.1:@port (@a), released when the case ends. */
+static void ctl_listener(struct kunit *test, u16 port, union quic_addr *a)
+{
+	struct socket *lsock;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	conn_addr(a, AF_INET, "127.0.0.1", port);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a->sa, sizeof(a->v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+}
+
 static void ctl_gone_connection_gets_a_stateless_reset(struct kunit *test)
 {
-	struct socket *lsock, *udp;
+	struct socket *udp;
 	struct quic_conn_id dcid;
 	u8 pkt[100], rst[128], token[16];
 	union quic_addr a;
 	int n;
 
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_QUIC,
-					       &lsock), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
-	conn_addr(&a, AF_INET, "127.0.0.1", 63140);
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
-	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	ctl_listener(test, 63140, &a);
 	udp = ctl_udp(test, HZ / 5);
 	quic_conn_id_generate(&dcid, QUIC_CONN_ID_OWN_LEN);
 	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&dcid, token), 0);
@@ -1007,18 +1015,13 @@ static void ctl_gone_connection_gets_a_stateless_reset(struct kunit *test)
 
 static void ctl_stateless_resets_are_rate_limited(struct kunit *test)
 {
-	struct socket *lsock, *udp;
+	struct socket *udp;
 	struct quic_conn_id dcid;
 	union quic_addr a;
 	u8 pkt[60], rst[64];
 	int i, got = 0;
 
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_QUIC,
-					       &lsock), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
-	conn_addr(&a, AF_INET, "127.0.0.1", 63142);
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
-	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	ctl_listener(test, 63142, &a);
 	udp = ctl_udp(test, HZ / 5);
 	quic_conn_id_generate(&dcid, QUIC_CONN_ID_OWN_LEN);
 	for (i = 0; i < 200; i++) {
@@ -1074,10 +1077,10 @@ static void ctl_keepalive_outlives_the_idle_timeout(struct kunit *test)
 
 	conn_handshake(test, ctl_v4, 63150, &p);
 	conn_handshake(test, ctl_v4, 63151, &q);
-	sock_set_keepalive(p.client->sk);
-	/* A first exchange after it: the idle timer restarts with it. */
 	ctl_round_trip(test, &p, 0);
 	ctl_round_trip(test, &q, 0);
+	/* Set on the idle connection: it takes effect at once. */
+	sock_set_keepalive(p.client->sk);
 	msleep(3000);
 	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
 	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
