@@ -141,12 +141,32 @@ out:
 	return err ?: len;
 }
 
+/*
+ * Data may go on streams (and in DATAGRAM frames) once the handshake is
+ * done, and at a client
+ * during it when the peer's limits are known from an earlier connection
+ * (RFC 9000 Section 7.4.1): it leaves in 0-RTT packets if the TLS library
+ * installs 0-RTT keys (RFC 9001 Section 4.6.1), otherwise in the first
+ * 1-RTT ones.
+ */
+static bool quic_msg_stream_ready(struct sock *sk)
+{
+	if (quic_is_established(sk))
+		return true;
+	return quic_is_establishing(sk) && !quic_paths(sk)->serv &&
+	       (quic_sk(sk)->remote_remembered ||
+		quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready);
+}
+
 static int quic_msg_send_datagram(struct sock *sk, struct msghdr *msg, size_t len)
 {
 	u8 *buf;
 	int err;
 
-	if (!quic_is_established(sk))
+	/* RFC 9221 Section 3: in 0-RTT packets too, with the remembered
+	 * max_datagram_frame_size (quic_msg_stream_ready()).
+	 */
+	if (!quic_msg_stream_ready(sk))
 		return -ENOTCONN;
 	/* RFC 9221 Section 3: the peer's max_datagram_frame_size bounds the
 	 * whole frame; a frame that big may still not fit a packet.
@@ -243,22 +263,6 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
 	else if (PTR_ERR(s) == -ENOENT)
 		s = ERR_PTR(-EPIPE);	/* ended and released */
 	return s;
-}
-
-/*
- * Data may go on streams once the handshake is done, and at a client
- * during it when the peer's limits are known from an earlier connection
- * (RFC 9000 Section 7.4.1): it leaves in 0-RTT packets if the TLS library
- * installs 0-RTT keys (RFC 9001 Section 4.6.1), otherwise in the first
- * 1-RTT ones.
- */
-static bool quic_msg_stream_ready(struct sock *sk)
-{
-	if (quic_is_established(sk))
-		return true;
-	return quic_is_establishing(sk) && !quic_paths(sk)->serv &&
-	       (quic_sk(sk)->remote_remembered ||
-		quic_crypto(sk, QUIC_CRYPTO_EARLY)->tx.ready);
 }
 
 /**

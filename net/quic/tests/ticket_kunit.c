@@ -375,6 +375,48 @@ static void tkt_listener_keeps_a_key_the_application_set(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, got, key, sizeof(key));
 }
 
+/*
+ * Read stream 0 of @sock to its FIN into @got (room for @len bytes) and,
+ * in whatever order they come, the DATAGRAMs (their bytes counted in
+ * *@dgram). Return: stream bytes read, or a negative errno.
+ */
+static int tkt_read_stream_and_dgrams(struct socket *sock, u8 *got, size_t len, int *dgram)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))];
+	struct quic_stream_info si;
+	struct msghdr msg;
+	bool fin = false;
+	struct kvec iov;
+	size_t n = 0;
+	int ret;
+
+	*dgram = 0;
+	for (;;) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		iov.iov_base = got + n;
+		iov.iov_len = len - n;
+		/* After the FIN, only what is queued already. */
+		ret = kernel_recvmsg(sock, &msg, &iov, 1, len - n, fin ? MSG_DONTWAIT : 0);
+		if (ret == -EAGAIN && fin)
+			return n;
+		if (ret < 0)
+			return ret;
+		if (msg.msg_flags & MSG_DATAGRAM) {
+			*dgram += ret;
+			continue;
+		}
+		if (fin)
+			return -EPROTO;
+		memcpy(&si, CMSG_DATA((struct cmsghdr *)cbuf), sizeof(si));
+		n += ret;
+		fin = si.stream_flags & MSG_STREAM_FIN;
+		if (!fin && (!ret || n == len))
+			return -EMSGSIZE;
+	}
+}
+
 /* Wait up to a second until stream @id of @sock received @want bytes.
  * Return: the bytes received (its highest offset).
  */
@@ -410,8 +452,9 @@ static void tkt_zero_rtt(struct kunit *test, bool accept, u16 port)
 	struct quic_transport_param prm = {};
 	struct socket *lsock, *client, *server;
 	unsigned int plen = sizeof(prm);
-	u8 ee[64], buf[64], *data;
+	u8 ee[64], buf[64], *data, *got;
 	union quic_addr a;
+	int dgram = 0;
 	u32 eelen;
 
 	data = conn_pattern(test, 3000, 7);
@@ -426,6 +469,12 @@ static void tkt_zero_rtt(struct kunit *test, bool accept, u16 port)
 	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
 	conn_addr(&a, AF_INET, "127.0.0.1", port);
 	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, sizeof(a.v4)), 0);
+	/* The server takes DATAGRAM frames (RFC 9221). */
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(lsock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM,
+						     &prm, &plen), 0);
+	prm.max_datagram_frame_size = 1200;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(lsock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM,
+						     &prm, sizeof(prm)), 0);
 	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 2), 0);
 
 	/* Without remembered limits, no data before the handshake (to a port
@@ -442,7 +491,8 @@ static void tkt_zero_rtt(struct kunit *test, bool accept, u16 port)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
 	client->sk->sk_rcvtimeo = CONN_TIMEO;
 	client->sk->sk_sndtimeo = CONN_TIMEO;
-	/* The server's limits from the last connection (here: the defaults). */
+	/* The server's limits from the last connection (its parameters). */
+	plen = sizeof(prm);
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(lsock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM,
 						     &prm, &plen), 0);
 	prm.remote = 1;
@@ -451,6 +501,8 @@ static void tkt_zero_rtt(struct kunit *test, bool accept, u16 port)
 	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, sizeof(a.v4), 0), 0);
 	KUNIT_EXPECT_EQ(test, conn_send_stream(client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, data,
 					       3000), 3000);
+	/* RFC 9221 Section 3: a DATAGRAM too, with the remembered limit. */
+	KUNIT_EXPECT_EQ(test, conn_send(client, 0, NULL, 0, "dgram", 5, MSG_DATAGRAM), 5);
 
 	/* TLS made the ClientHello: 0-RTT keys, then the Initial. */
 	KUNIT_ASSERT_EQ(test, conn_secret(client, QUIC_CRYPTO_EARLY, true, true,
@@ -500,8 +552,14 @@ static void tkt_zero_rtt(struct kunit *test, bool accept, u16 port)
 			0);
 	KUNIT_ASSERT_EQ(test, conn_secrets(server, false, QUIC_CRYPTO_APP,
 					   TLS_CIPHER_AES_GCM_128), 0);
-	/* Readable now; if rejected, the same bytes came again in 1-RTT. */
-	conn_expect_stream(test, server, 0, data, 3000);
+	/* Readable now; if rejected, the same bytes came again in 1-RTT (a
+	 * DATAGRAM is not sent twice: only an accepted one arrives).
+	 */
+	got = kunit_kzalloc(test, 3100, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_EXPECT_EQ(test, tkt_read_stream_and_dgrams(server, got, 3100, &dgram), 3000);
+	KUNIT_EXPECT_MEMEQ(test, got, data, 3000);
+	KUNIT_EXPECT_EQ(test, dgram, accept ? 5 : 0);
 	KUNIT_EXPECT_EQ(test, conn_send_stream(server, 0, MSG_STREAM_FIN, "ok", 2), 2);
 	conn_expect_stream(test, client, 0, (const u8 *)"ok", 2);
 }
