@@ -35,11 +35,6 @@
 #include "socket.h"
 #include "ticket.h"
 
-static u32 quic_get_u24(const u8 *p)
-{
-	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
-}
-
 /**
  * quic_ticket_ee_early_data - does an EncryptedExtensions accept early data
  * @p: the start of the server's Handshake-level CRYPTO stream
@@ -55,38 +50,29 @@ static u32 quic_get_u24(const u8 *p)
  */
 int quic_ticket_ee_early_data(const u8 *p, u32 len)
 {
-	u32 mlen, elen, type, xlen;
+	u64 type, mlen, elen, xtype, xlen;
 	bool early = false;
 
-	if (len < 4)
+	if (quic_get_int(&p, &len, &type, 1) || quic_get_int(&p, &len, &mlen, 3) ||
+	    mlen > len)
 		return -EAGAIN;
-	if (p[0] != QUIC_TLS_ENCRYPTED_EXTENSIONS)
+	if (type != QUIC_TLS_ENCRYPTED_EXTENSIONS)
 		return -EINVAL;
-	mlen = quic_get_u24(p + 1);
-	if (mlen > len - 4)
-		return -EAGAIN;
-	p += 4;
-	if (mlen < 2)
+	len = mlen;	/* what follows the message does not matter */
+	if (quic_get_int(&p, &len, &elen, 2) || elen != len)
 		return -EINVAL;
-	elen = (u32)p[0] << 8 | p[1];
-	if (elen != mlen - 2)
-		return -EINVAL;
-	p += 2;
-	while (elen) {
-		if (elen < 4)
+	while (len) {
+		if (quic_get_int(&p, &len, &xtype, 2) || quic_get_int(&p, &len, &xlen, 2) ||
+		    xlen > len)
 			return -EINVAL;
-		type = (u32)p[0] << 8 | p[1];
-		xlen = (u32)p[2] << 8 | p[3];
-		if (xlen > elen - 4)
-			return -EINVAL;
-		if (type == QUIC_TLS_EXT_EARLY_DATA) {
+		if (xtype == QUIC_TLS_EXT_EARLY_DATA) {
 			/* RFC 8446 Section 4.2.10: empty in EncryptedExtensions */
 			if (xlen || early)
 				return -EINVAL;
 			early = true;
 		}
-		p += 4 + xlen;
-		elen -= 4 + xlen;
+		p += xlen;
+		len -= xlen;
 	}
 	return early;
 }
@@ -209,7 +195,9 @@ int quic_ticket_crypto_recv(struct sock *sk, const struct quic_frame_data *d)
 {
 	struct quic_inq *inq = quic_inq(sk);
 	struct quic_inq_tap *tap = &inq->tap;
-	u32 mlen;
+	const u8 *p;
+	u64 mlen;
+	u32 n;
 	int err;
 
 	if (quic_paths(sk)->serv || tap->mode != QUIC_INQ_TAP_DIVERT ||
@@ -221,7 +209,10 @@ int quic_ticket_crypto_recv(struct sock *sk, const struct quic_frame_data *d)
 	while (tap->len >= 4) {
 		if (tap->buf[0] != QUIC_TLS_NEW_SESSION_TICKET)
 			return -EPROTO;
-		mlen = 4 + quic_get_u24(tap->buf + 1);
+		p = tap->buf + 1;
+		n = 3;
+		quic_get_int(&p, &n, &mlen, 3);	/* the 24-bit length */
+		mlen += 4;
 		if (mlen > QUIC_TICKET_MAX_LEN)
 			return -EMSGSIZE;
 		if (tap->len < mlen)
