@@ -176,8 +176,10 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_max_data);
  * @rcvbuf: the socket's receive buffer size in bytes
  *
  * STREAM and CRYPTO data that would take quic_inq_rmem() beyond @rcvbuf is
- * refused with -ENOBUFS, DATAGRAM frames are dropped. Data already held is
- * kept when the limit shrinks.
+ * refused with -ENOBUFS, DATAGRAM frames are dropped; only data starting
+ * at the reader's position may go further, by half of @rcvbuf (at least
+ * 64 KiB), so that out-of-order pieces can never keep the application
+ * from reading. Data already held is kept when the limit shrinks.
  */
 void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf)
 {
@@ -188,6 +190,23 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_rcvbuf);
 static bool quic_inq_fits(const struct quic_inq *inq, u64 charge)
 {
 	return (u64)inq->rmem + charge <= inq->rcvbuf;
+}
+
+/*
+ * Room kept above the limit for data at the reader's position. Without it
+ * a peer could fill the queue with one-byte pieces out of order (each
+ * chunk's header is charged) and then never get the bytes in front of
+ * them accepted: the application could not read, nothing would be freed,
+ * and the stream would stall for good. Data admitted into this room is
+ * contiguous with what was read, so the application can always drain it.
+ */
+#define QUIC_INQ_IN_ORDER_ROOM	(64 * 1024)
+
+static bool quic_inq_fits_in_order(const struct quic_inq *inq, u64 charge)
+{
+	u64 room = max_t(u64, inq->rcvbuf / 2, QUIC_INQ_IN_ORDER_ROOM);
+
+	return (u64)inq->rmem + charge <= (u64)inq->rcvbuf + room;
 }
 
 /* Template for the chunks cut out of one frame. */
@@ -242,6 +261,14 @@ static int quic_inq_fill(struct quic_inq *inq, struct quic_inq_reasm *r,
 
 	if (cur >= end)
 		return 0;
+	/* Past everything held (what a peer sending in order leaves after a
+	 * loss): straight to the tail, without walking the chunks.
+	 */
+	if (!list_empty(&r->chunks)) {
+		c = list_last_entry(&r->chunks, struct quic_inq_chunk, list);
+		if (c->offset + c->len <= cur)
+			return quic_inq_place(inq, pos, p, cur, end, commit, charge, gfp);
+	}
 	list_for_each_entry(c, &r->chunks, list) {
 		if (c->offset + c->len <= cur)
 			continue;
@@ -305,8 +332,9 @@ static int quic_inq_tap_take(struct quic_inq *inq, struct quic_inq_chunk *c)
 
 /*
  * Copy in what is new of @p (bytes [p->offset, end)), refusing it whole when
- * the receive buffer cannot take it, then move what became contiguous to
- * the delivery queue. *@last is the last chunk moved, or NULL.
+ * the receive buffer cannot take it (a piece that starts at the reader's
+ * position may use the room kept above the limit), then move what became
+ * contiguous to the delivery queue. *@last is the last chunk moved, or NULL.
  */
 static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
 			      const struct quic_inq_piece *p, u64 end, gfp_t gfp,
@@ -320,7 +348,8 @@ static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
 	quic_inq_fill(inq, r, p, end, false, &charge, gfp);
 	if (!charge)
 		return 0;
-	if (!quic_inq_fits(inq, charge))
+	if (!quic_inq_fits(inq, charge) &&
+	    !(p->offset <= r->next && quic_inq_fits_in_order(inq, charge)))
 		return -ENOBUFS;
 	/* A failure leaves the gaps filled so far in place: they are valid data,
 	 * and a retransmission of the frame brings the rest.

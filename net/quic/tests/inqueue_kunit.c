@@ -321,7 +321,8 @@ static void inqueue_rcvbuf_limit_refuses_with_enobufs(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 0, 100, false), 0);
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 2 * quic_inq_truesize(100));
 
-	err = stream_frame(test, inq, t, 4, 0, 1, false);
+	/* Out of order on another stream: no room. */
+	err = stream_frame(test, inq, t, 4, 10, 1, false);
 
 	KUNIT_EXPECT_EQ(test, err, -ENOBUFS);
 	KUNIT_EXPECT_EQ(test, quic_inq_transport_error(err), QUIC_TRANSPORT_ERROR_NONE);
@@ -331,10 +332,37 @@ static void inqueue_rcvbuf_limit_refuses_with_enobufs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 200);
 	KUNIT_EXPECT_TRUE(test, ri.fin);
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
-	KUNIT_EXPECT_EQ(test, stream_frame(test, inq, t, 4, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, stream_frame(test, inq, t, 4, 10, 1, false), 0);
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), quic_inq_truesize(1));
 
 	quic_inq_free(inq);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
+}
+
+/*
+ * A queue filled to its limit with one-byte pieces out of order: more
+ * out-of-order data is refused, but the bytes at the reader's position
+ * are taken past the limit, so the application can read and free it
+ * (otherwise the stream would stall for good).
+ */
+static void inqueue_in_order_data_passes_a_queue_full_of_gaps(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 1000);
+	struct quic_inq *inq = inq_new(test, 10000);
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+	u64 off;
+
+	quic_inq_set_rcvbuf(inq, 10 * quic_inq_truesize(1));
+	for (off = 1; off < 20; off += 2)
+		KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, off, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 10 * quic_inq_truesize(1));
+	KUNIT_EXPECT_EQ(test, stream_frame(test, inq, t, 0, 21, 1, false), -ENOBUFS);
+
+	KUNIT_EXPECT_EQ(test, stream_frame(test, inq, t, 0, 0, 20, false), 0);
+	KUNIT_EXPECT_GT(test, quic_inq_rmem(inq), 10 * quic_inq_truesize(1));
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 20);
+	KUNIT_EXPECT_MEMEQ(test, buf, pat_buf(test, 0, 20, 0), 20);
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
 }
 
@@ -781,6 +809,7 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_sum_over_streams_beyond_max_data_is_flow_control_error),
 	KUNIT_CASE(inqueue_final_size_change_is_final_size_error),
 	KUNIT_CASE(inqueue_rcvbuf_limit_refuses_with_enobufs),
+	KUNIT_CASE(inqueue_in_order_data_passes_a_queue_full_of_gaps),
 	KUNIT_CASE(inqueue_partial_read_keeps_rest),
 	KUNIT_CASE(inqueue_unread_counts_only_deliverable_bytes),
 	KUNIT_CASE(inqueue_messages_follow_order_streams_became_readable),
