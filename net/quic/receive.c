@@ -909,3 +909,4 @@ drop:
 	kfree_skb(skb);
 	return 0;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_rcv);

@@ -183,11 +183,28 @@ int conn_recv_crypto(struct socket *sock, u8 level, u8 *data, size_t len)
  */
 int conn_secret(struct socket *sock, u8 level, bool send, bool from_client, u32 cipher)
 {
-	struct quic_crypto_secret srt = { .send = send, .level = level, .type = cipher };
+	struct quic_crypto_secret srt;
 
-	/* Each direction of each level has its own fixed secret. */
-	memset(srt.secret, 0x10 * level + (from_client ? 1 : 2), sizeof(srt.secret));
+	conn_secret_fill(&srt, level, send, from_client, cipher);
 	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CRYPTO_SECRET, &srt, sizeof(srt));
+}
+
+/**
+ * conn_secret_fill - the fixed test secret of one direction of a level
+ * @srt: set to the secret, as QUIC_SOCKOPT_CRYPTO_SECRET takes it
+ * @level: QUIC_CRYPTO_*
+ * @send: for the sending end
+ * @from_client: the secret of the client's direction
+ * @cipher: TLS_CIPHER_*
+ *
+ * A suite that protects packets itself derives the same keys from it.
+ */
+void conn_secret_fill(struct quic_crypto_secret *srt, u8 level, bool send, bool from_client,
+		      u32 cipher)
+{
+	*srt = (struct quic_crypto_secret){ .send = send, .level = level, .type = cipher };
+	/* Each direction of each level has its own fixed secret. */
+	memset(srt->secret, 0x10 * level + (from_client ? 1 : 2), sizeof(srt->secret));
 }
 
 /**

@@ -66,6 +66,8 @@ int conn_recv(struct socket *sock, int type, void *ctl, size_t ctl_len, void *da
 	      size_t len);
 int conn_recv_crypto(struct socket *sock, u8 level, u8 *data, size_t len);
 int conn_secret(struct socket *sock, u8 level, bool send, bool from_client, u32 cipher);
+void conn_secret_fill(struct quic_crypto_secret *srt, u8 level, bool send, bool from_client,
+		      u32 cipher);
 int conn_secrets(struct socket *sock, bool client, u8 level, u32 cipher);
 int conn_params_to(struct socket *from, struct socket *to);
 void conn_sock_release(void *sock);

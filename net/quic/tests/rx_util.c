@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Helpers of the suites that write packets as the server of a live
+ * connection (quic_rx_fuzz, quic_rx_limits).
+ *
+ * conn_handshake() sets up the connection with the fixed test secrets;
+ * the suite derives the server's 1-RTT send keys from the same secret and
+ * protects its own packets with them. rx_conn_inject() hands a datagram
+ * from the server's address to quic_rcv(), the function the UDP tunnel
+ * calls, with bottom halves disabled as in softirq. Whatever the client
+ * transmits is lost (the transmit hook of the KUnit build): its
+ * acknowledgments of packets the real server never sent would otherwise
+ * make the server close the connection.
+ */
+
+#include <linux/ip.h>
+#include <linux/percpu.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/sock.h>
+
+#include "../connid.h"
+#include "../crypto.h"
+#include "../packet.h"
+#include "../path.h"
+#include "../pnspace.h"
+#include "../receive.h"
+#include "../socket.h"
+#include "../transmit.h"
+#include "rx_util.h"
+
+/* Far from the real server's packet numbers, which stay small. */
+#define RX_FIRST_PN	1000
+
+/* The client under test: whatever it transmits is lost, and counted. */
+static struct sock *rx_victim;
+static atomic_t rx_lost;
+
+static bool rx_drop_victim(struct sock *sk, struct sk_buff *skb)
+{
+	if (sk != READ_ONCE(rx_victim))
+		return false;
+	atomic_inc(&rx_lost);
+	return true;
+}
+
+/**
+ * rx_conn_sent - datagrams the client under test transmitted (and lost)
+ *
+ * Return: the count since the suite's module was loaded
+ */
+u32 rx_conn_sent(void)
+{
+	return atomic_read(&rx_lost);
+}
+
+static void rx_hook_off(void *unused)
+{
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+	WRITE_ONCE(rx_victim, NULL);
+}
+
+static void rx_crypto_free(void *tx)
+{
+	quic_crypto_destroy(tx);
+}
+
+/**
+ * rx_conn_setup - prepare a case to write packets to live connections
+ * @test: the case (owns what is allocated, and undoes the hook)
+ * @rc: the state to set up
+ * @c: addresses, version and cipher of the connections
+ * @port: the listener's port
+ *
+ * Installs the transmit hook that loses the client's datagrams; open the
+ * first connection with rx_conn_open().
+ */
+void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->test = test;
+	rc->c = c;
+	rc->port = port;
+	rc->pkt = kunit_kzalloc(test, RX_PKT_MAX, GFP_KERNEL);
+	rc->tx = kunit_kzalloc(test, sizeof(*rc->tx), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, rc->pkt && rc->tx);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rx_crypto_free, rc->tx), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rx_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, rx_drop_victim);
+}
+
+/**
+ * rx_conn_open - a new connection, its client ready to take packets
+ * @rc: the state
+ */
+void rx_conn_open(struct rx_conn *rc)
+{
+	struct quic_crypto_secret srt;
+
+	memset(&rc->p, 0, sizeof(rc->p));
+	conn_handshake(rc->test, rc->c, rc->port, &rc->p);
+	rc->sk = rc->p.client->sk;
+	conn_secret_fill(&srt, QUIC_CRYPTO_APP, true, false, rc->c->cipher);
+	quic_crypto_destroy(rc->tx);
+	memset(rc->tx, 0, sizeof(*rc->tx));
+	KUNIT_ASSERT_EQ(rc->test, quic_crypto_set_secret(rc->tx, &srt, rc->c->version), 0);
+	rc->pn = RX_FIRST_PN;
+	WRITE_ONCE(rx_victim, rc->sk);
+	rx_conn_pick_dcid(rc);
+	rc->conns++;
+}
+
+/**
+ * rx_conn_close - release the connection's three sockets
+ * @rc: the state
+ */
+void rx_conn_close(struct rx_conn *rc)
+{
+	WRITE_ONCE(rx_victim, NULL);
+	kunit_release_action(rc->test, conn_sock_release, rc->p.server);
+	kunit_release_action(rc->test, conn_sock_release, rc->p.client);
+	kunit_release_action(rc->test, conn_sock_release, rc->p.lsock);
+	rc->sk = NULL;
+}
+
+/**
+ * rx_conn_pick_dcid - use the client's current connection ID
+ * @rc: the state
+ *
+ * A RETIRE_CONNECTION_ID may have replaced the one used so far.
+ */
+void rx_conn_pick_dcid(struct rx_conn *rc)
+{
+	struct quic_conn_id_entry *e;
+
+	lock_sock(rc->sk);
+	e = list_first_entry_or_null(&quic_source(rc->sk)->head, struct quic_conn_id_entry,
+				     list);
+	if (e)
+		rc->dcid = e->id;
+	release_sock(rc->sk);
+}
+
+/**
+ * rx_conn_min_pn_len - the shortest Packet Number field the client decodes
+ * @rc: the state
+ *
+ * RFC 9000 Appendix A.3: the window of the encoded length, centred on the
+ * number after the largest the client received, must hold ours.
+ *
+ * Return: 1 to 4
+ */
+u8 rx_conn_min_pn_len(struct rx_conn *rc)
+{
+	s64 seen = quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->max_pn_seen;
+	u64 dist = seen < 0 ? U32_MAX : rc->pn - seen;
+	u8 len = 1;
+
+	while (len < 4 && dist >= BIT_ULL(8 * len - 1))
+		len++;
+	return len;
+}
+
+/**
+ * rx_conn_protect - a protected 1-RTT packet from the server
+ * @rc: the state; the packet is built in @rc->pkt with the next number
+ * @payload: its frames
+ * @len: their length
+ * @first: bits to set in the first byte (spin, reserved bits)
+ * @pn_len: length of the Packet Number field, 1 to 4
+ *
+ * A short header (RFC 9000 Section 17.3.1) for @rc->dcid; PADDING is added
+ * when the payload is too short for the header protection sample (RFC 9001
+ * Section 5.4.2): callers that care pad their payload themselves.
+ *
+ * Return: the packet's length
+ */
+u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8 pn_len)
+{
+	u32 hlen = 1 + rc->dcid.len + pn_len, pad = 0;
+	struct quic_crypto_pkt pkt = {};
+
+	KUNIT_ASSERT_LE(rc->test, len, RX_PAYLOAD_MAX);
+	if (len + pn_len < 4)
+		pad = 4 - len - pn_len;
+	rc->pkt[0] = QUIC_HDR_FIXED_BIT | first | (pn_len - 1);
+	memcpy(rc->pkt + 1, rc->dcid.data, rc->dcid.len);
+	memcpy(rc->pkt + hlen, payload, len);
+	memset(rc->pkt + hlen + len, 0, pad);
+	pkt.len = hlen + len + pad + QUIC_TAG_LEN;
+	pkt.pn_offset = 1 + rc->dcid.len;
+	pkt.number = rc->pn++;
+	pkt.largest = -1;
+	KUNIT_ASSERT_EQ(rc->test, quic_crypto_encrypt_buf(rc->tx, rc->pkt, &pkt), 0);
+	return pkt.len;
+}
+
+/**
+ * rx_conn_inject - hand a datagram from the server's address to the client
+ * @rc: the state
+ * @data: the UDP payload
+ * @len: its length
+ *
+ * Through quic_rcv(), as the UDP tunnel does in softirq: on return the
+ * packet was processed (or queued to the backlog of a socket the caller
+ * does not own, which it never does here).
+ */
+void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len)
+{
+	struct quic_path_group *paths = quic_paths(rc->sk);
+	union quic_addr *src = quic_path_daddr(paths, 0), *dst = quic_path_saddr(paths, 0);
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	struct iphdr *iph;
+
+	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(rc->test, skb);
+	skb_reserve(skb, MAX_HEADER);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->tot_len = htons(sizeof(*iph) + sizeof(*uh) + len);
+	iph->saddr = src->v4.sin_addr.s_addr;
+	iph->daddr = dst->v4.sin_addr.s_addr;
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = src->v4.sin_port;
+	uh->dest = dst->v4.sin_port;
+	uh->len = htons(sizeof(*uh) + len);
+	skb_put_data(skb, data, len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	__skb_pull(skb, sizeof(*iph));
+	skb->protocol = htons(ETH_P_IP);
+
+	local_bh_disable();
+	quic_rcv(paths->path[0].udp_sk->sk, skb);
+	local_bh_enable();
+}
+
+/**
+ * rx_conn_send - protect a payload in the shortest packet and inject it
+ * @rc: the state
+ * @payload: the frames
+ * @len: their length
+ */
+void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len)
+{
+	rx_conn_inject(rc, rc->pkt, rx_conn_protect(rc, payload, len, 0, 4));
+}
+
+/**
+ * rx_conn_closed - did the connection end, and with which code?
+ * @rc: the state
+ * @code: set to the code of the CONNECTION_CLOSE that ended it (the
+ *	client's, or the one the suite sent)
+ *
+ * Return: true when the client is no longer established
+ */
+bool rx_conn_closed(struct rx_conn *rc, u64 *code)
+{
+	*code = 0;
+	if (quic_is_established(rc->sk))
+		return false;
+	lock_sock(rc->sk);
+	*code = quic_sk(rc->sk)->close.seen.errcode;
+	release_sock(rc->sk);
+	return true;
+}
+
+/**
+ * rx_memory_charged - memory charged to a protocol, per-CPU reserves included
+ * @prot: the protocol
+ *
+ * Return: pages
+ */
+long rx_memory_charged(const struct proto *prot)
+{
+	long sum = atomic_long_read(prot->memory_allocated);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(prot->per_cpu_fw_alloc, cpu);
+	return sum;
+}

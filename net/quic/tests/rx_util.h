@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Writing packets as the server of a live connection: see rx_util.c.
+ */
+
+#ifndef __net_quic_tests_rx_util_h__
+#define __net_quic_tests_rx_util_h__
+
+#include <kunit/test.h>
+
+#include "../common.h"
+#include "conn_util.h"
+
+struct quic_crypto;
+struct proto;
+
+/* Room for a packet of the largest payload the suites write. */
+#define RX_PAYLOAD_MAX		1200
+#define RX_PKT_MAX		(RX_PAYLOAD_MAX + 64)
+
+/**
+ * struct rx_conn - a connection whose client takes packets the suite writes
+ * @test: the case
+ * @c: addresses, version and cipher
+ * @port: the listener's port
+ * @p: the connection; its client is the receiver under test
+ * @sk: the client's socket
+ * @tx: the server's 1-RTT send keys, derived again from the test secret
+ * @pn: next packet number the suite sends as the server
+ * @pkt: packet under construction (kmalloc'ed: it goes to a scatterlist)
+ * @dcid: the client's connection ID the packets carry
+ * @conns: connections opened
+ */
+struct rx_conn {
+	struct kunit *test;
+	const struct conn_case *c;
+	u16 port;
+	struct conn_pair p;
+	struct sock *sk;
+	struct quic_crypto *tx;
+	s64 pn;
+	u8 *pkt;
+	struct quic_conn_id dcid;
+	u32 conns;
+};
+
+void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port);
+void rx_conn_open(struct rx_conn *rc);
+void rx_conn_close(struct rx_conn *rc);
+void rx_conn_pick_dcid(struct rx_conn *rc);
+u8 rx_conn_min_pn_len(struct rx_conn *rc);
+u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8 pn_len);
+void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len);
+void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len);
+bool rx_conn_closed(struct rx_conn *rc, u64 *code);
+long rx_memory_charged(const struct proto *prot);
+u32 rx_conn_sent(void);
+
+#endif /* __net_quic_tests_rx_util_h__ */
