@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_rx_limits: what a peer can make a live connection hold
+ * or do, and the error that ends it when a limit is crossed.
+ *
+ * Each case writes packets as the server of a connection between two
+ * kernel sockets and hands them to the client's receive path (rx_util.c);
+ * the client's own datagrams are lost, so nothing but the case's packets
+ * reaches it. Transport error codes are those of RFC 9000 Section 20.1.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "../connid.h"
+#include "../frame.h"
+#include "../inqueue.h"
+#include "../param.h"
+#include "../pnspace.h"
+#include "../socket.h"
+#include "rx_util.h"
+#include "util.h"
+
+#define LIM_PORT	63440
+
+static const struct conn_case lim_case = {
+	"IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128
+};
+
+/* A payload under construction. */
+struct lim_buf {
+	u8 data[RX_PAYLOAD_MAX];
+	u32 len;
+};
+
+static void lim_var(struct lim_buf *b, u64 v)
+{
+	u8 *p = b->data + b->len;
+	u32 left = sizeof(b->data) - b->len;
+
+	if (!quic_put_var(&p, &left, v))
+		b->len = sizeof(b->data) - left;
+}
+
+static void lim_bytes(struct lim_buf *b, const void *src, u32 n)
+{
+	n = min_t(u32, n, sizeof(b->data) - b->len);
+	memcpy(b->data + b->len, src, n);
+	b->len += n;
+}
+
+static void lim_fill(struct lim_buf *b, u8 c, u32 n)
+{
+	n = min_t(u32, n, sizeof(b->data) - b->len);
+	memset(b->data + b->len, c, n);
+	b->len += n;
+}
+
+/* A STREAM frame with Offset and Length of @n bytes of @c. */
+static void lim_stream(struct lim_buf *b, u64 id, u64 off, u8 c, u32 n)
+{
+	lim_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
+	lim_var(b, id);
+	lim_var(b, off);
+	lim_var(b, n);
+	lim_fill(b, c, n);
+}
+
+static void lim_send(struct rx_conn *rc, const struct lim_buf *b)
+{
+	rx_conn_send(rc, b->data, b->len);
+}
+
+/* Stream @id bytes @off to @off + @n of @want in one packet. */
+static void lim_send_data(struct rx_conn *rc, u64 id, u32 off, const u8 *want, u32 n, bool fin)
+{
+	struct lim_buf b = {};
+
+	lim_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | (fin ? 0x01 : 0));
+	lim_var(&b, id);
+	lim_var(&b, off);
+	lim_var(&b, n);
+	lim_bytes(&b, want + off, n);
+	lim_send(rc, &b);
+}
+
+static struct rx_conn *lim_open(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &lim_case, LIM_PORT);
+	rx_conn_open(rc);
+	return rc;
+}
+
+static void lim_expect_closed(struct kunit *test, struct rx_conn *rc, u64 want)
+{
+	u64 code;
+
+	KUNIT_ASSERT_TRUE(test, rx_conn_closed(rc, &code));
+	KUNIT_EXPECT_EQ(test, code, want);
+}
+
+static void lim_expect_open(struct kunit *test, struct rx_conn *rc)
+{
+	u64 code;
+
+	KUNIT_EXPECT_FALSE(test, rx_conn_closed(rc, &code));
+}
+
+/* Read @len bytes of stream @id from the client and compare them. */
+static void lim_expect_data(struct kunit *test, struct rx_conn *rc, s64 id, const u8 *want,
+			    u32 len)
+{
+	conn_expect_stream(test, rc->p.client, id, want, len);
+}
+
+/* RFC 9000 Section 7.5: post-handshake CRYPTO data beyond what the
+ * endpoint buffers is CRYPTO_BUFFER_EXCEEDED, not a reason to hold it.
+ */
+static void lim_crypto_far_ahead_is_crypto_buffer_exceeded(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct lim_buf b = {};
+
+	lim_var(&b, QUIC_FRAME_CRYPTO);
+	lim_var(&b, 1 << 20);
+	lim_var(&b, 16);
+	lim_fill(&b, 0x04, 16);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_CRYPTO_BUF_EXCEEDED);
+}
+
+/* RFC 9000 Section 19.3.1: an ACK Range Count larger than the frame can
+ * hold is a FRAME_ENCODING_ERROR found without walking the count.
+ */
+static void lim_ack_range_count_beyond_the_packet_is_frame_encoding_error(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct lim_buf b = {};
+
+	lim_var(&b, QUIC_FRAME_ACK);
+	lim_var(&b, 0);
+	lim_var(&b, 0);
+	lim_var(&b, BIT_ULL(62) - 1);
+	lim_var(&b, 0);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_FRAME_ENCODING);
+}
+
+/* RFC 9000 Section 13.1: acknowledging a packet never sent. */
+static void lim_ack_of_a_never_sent_packet_is_protocol_violation(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct lim_buf b = {};
+
+	lim_var(&b, QUIC_FRAME_ACK);
+	lim_var(&b, quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn + 100000);
+	lim_var(&b, 0);
+	lim_var(&b, 0);
+	lim_var(&b, 0);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION);
+}
+
+/* RFC 9000 Section 5.1.1: more connection IDs than the client's
+ * active_connection_id_limit is CONNECTION_ID_LIMIT_ERROR.
+ */
+static void lim_new_connection_ids_beyond_the_limit(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u8 limit = quic_local_param(rc->sk)->active_connection_id_limit;
+	u64 seq = quic_dest(rc->sk)->next_number;
+	u32 sent = 0;
+	u8 cid[8];
+
+	/* Up to the limit the IDs are taken; one more ends the connection. */
+	while (quic_is_established(rc->sk) && sent <= limit) {
+		struct lim_buf b = {};
+
+		memset(cid, 0x30 + sent, sizeof(cid));
+		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		lim_var(&b, seq + sent);
+		lim_var(&b, 0);
+		lim_var(&b, sizeof(cid));
+		lim_bytes(&b, cid, sizeof(cid));
+		lim_fill(&b, 0x40 + sent, QUIC_CONN_ID_TOKEN_LEN);
+		lim_send(rc, &b);
+		sent++;
+	}
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_CONNECTION_ID_LIMIT);
+	KUNIT_EXPECT_EQ(test, seq + sent, (u64)limit + 1);
+}
+
+/* RFC 9000 Section 4.6: a stream beyond the client's max_streams_bidi. */
+static void lim_stream_beyond_max_streams_is_stream_limit_error(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u16 max = quic_local_param(rc->sk)->max_streams_bidi;
+	struct lim_buf b = {};
+
+	/* The last stream allowed opens; the next one is over the limit. */
+	lim_stream(&b, 4ULL * (max - 1) + 1, 0, 'a', 4);
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	b.len = 0;
+	lim_stream(&b, 4ULL * max + 1, 0, 'b', 4);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_STREAM_LIMIT);
+}
+
+/* RFC 9000 Section 4.1: data past the stream's flow control limit. */
+static void lim_stream_data_past_the_window_is_flow_control_error(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u64 max = quic_local_param(rc->sk)->max_stream_data_bidi_remote;
+	struct lim_buf b = {};
+
+	lim_stream(&b, 1, max - 4, 'a', 4);
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	b.len = 0;
+	lim_stream(&b, 1, max, 'b', 1);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_FLOW_CONTROL);
+}
+
+/*
+ * Out-of-order data leaving tens of thousands of gaps: the receive queue
+ * never holds more than its limit (chunk headers are charged, so one-byte
+ * pieces run into it quickly; packets beyond it are dropped unacknowledged
+ * for the peer to resend, RFC 9000 Section 13.2.1), and once the peer
+ * resends what the reader still misses, the stream completes.
+ */
+static void lim_stream_gaps_stay_within_the_receive_buffer(struct kunit *test)
+{
+	const u32 gaps = 50000, per_pkt = 120;
+	struct rx_conn *rc = lim_open(test);
+	struct quic_inq *inq = quic_inq(rc->sk);
+	u32 i, peak = 0, len = 2 * gaps, got = 0, rounds = 0;
+	struct quic_stream_info si = {};
+	u8 *want, *buf;
+	int ret;
+
+	KUNIT_ASSERT_GE(test, quic_local_param(rc->sk)->max_stream_data_bidi_remote, len);
+	want = kunit_kmalloc(test, len, GFP_KERNEL);
+	buf = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, want && buf);
+	for (i = 0; i < len; i++)
+		want[i] = 'a' + i % 26;
+
+	/* Every even byte, one-byte frames: a gap after each. */
+	for (i = 0; i < gaps; i += per_pkt) {
+		struct lim_buf b = {};
+		u32 j;
+
+		for (j = i; j < i + per_pkt && j < gaps; j++)
+			lim_stream(&b, 1, 2 * j, want[2 * j], 1);
+		lim_send(rc, &b);
+		peak = max(peak, quic_inq_rmem(inq));
+	}
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_LE(test, peak, inq->rcvbuf);
+	kunit_info(test, "%u gaps: the receive queue peaked at %u bytes, its limit %u\n", gaps,
+		   peak, inq->rcvbuf);
+
+	/* The peer resends from where the reader stands, a few packets at a
+	 * time, until the FIN is read.
+	 */
+	rc->sk->sk_rcvtimeo = 0;
+	while (!(si.stream_flags & MSG_STREAM_FIN) && rounds++ < 2 * len / 1000 + 100) {
+		u32 off = got - got % 1000, n;
+
+		for (n = 0; n < 4 && off < len; n++, off += 1000)
+			lim_send_data(rc, 1, off, want, min_t(u32, 1000, len - off),
+				      off + 1000 >= len);
+		peak = max(peak, quic_inq_rmem(inq));
+		do {
+			ret = conn_recv(rc->p.client, QUIC_STREAM_INFO, &si, sizeof(si), buf + got,
+					len + 1 - got);
+			if (ret > 0)
+				got += ret;
+		} while (ret > 0 && !(si.stream_flags & MSG_STREAM_FIN));
+		KUNIT_ASSERT_TRUE(test, ret >= 0 || ret == -EAGAIN);
+	}
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
+	KUNIT_ASSERT_EQ(test, got, len);
+	KUNIT_EXPECT_MEMEQ(test, buf, want, len);
+	/* In-order data may use the room kept above the limit. */
+	KUNIT_EXPECT_LE(test, peak, inq->rcvbuf + max(inq->rcvbuf / 2, 64 * 1024));
+	kunit_info(test, "resent in %u rounds; the queue peaked at %u bytes\n", rounds, peak);
+}
+
+/*
+ * RFC 9000 Section 12.3 and RFC 9002 Section 6: 10,000 consecutive
+ * packets lost (more than the 4,096 some receivers track). The packet
+ * after the burst is taken, a late one from inside it does no harm, and
+ * the data the burst carried completes the stream when it is resent.
+ */
+static void lim_loss_burst_of_ten_thousand_packets(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	s64 after, resume;
+	u8 want[40];
+	u32 i;
+
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = 'k' + i % 10;
+	lim_send_data(rc, 1, 0, want, 10, false);
+	rc->pn += 10000;
+	after = rc->pn;
+	lim_send_data(rc, 1, 30, want, 10, true);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, after);
+
+	/* One of the lost packets, late: taken or dropped, never harmful. */
+	resume = rc->pn;
+	rc->pn = after - 5000;
+	lim_send_data(rc, 1, 10, want, 10, false);
+	rc->pn = resume;
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, after);
+
+	/* The rest resent in new packets, as loss recovery would. */
+	lim_send_data(rc, 1, 10, want, 10, false);
+	lim_send_data(rc, 1, 20, want, 10, false);
+	lim_expect_open(test, rc);
+	lim_expect_data(test, rc, 1, want, sizeof(want));
+}
+
+/* RFC 9000 Section 8.2.2: every PATH_CHALLENGE is answered, but a flood
+ * of them holds nothing: the connection stays up with its send queue
+ * within the send buffer.
+ */
+static void lim_path_challenge_flood_holds_nothing(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u32 i, j, before = rx_conn_sent();
+
+	for (i = 0; i < 500; i++) {
+		struct lim_buf b = {};
+
+		for (j = 0; j < 40; j++) {
+			lim_var(&b, QUIC_FRAME_PATH_CHALLENGE);
+			lim_fill(&b, i + j, QUIC_FRAME_PATH_DATA_LEN);
+		}
+		lim_send(rc, &b);
+	}
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_LE(test, quic_outq_wmem(quic_outq(rc->sk)), READ_ONCE(rc->sk->sk_sndbuf));
+	/* Answered: the client did transmit. */
+	KUNIT_EXPECT_GT(test, rx_conn_sent(), before);
+}
+
+/* Acknowledge every packet the client sent so far. */
+static void lim_ack_all(struct rx_conn *rc)
+{
+	s64 next = quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn;
+	struct lim_buf b = {};
+
+	if (next <= 0)
+		return;
+	lim_var(&b, QUIC_FRAME_ACK);
+	lim_var(&b, next - 1);
+	lim_var(&b, 0);
+	lim_var(&b, 0);
+	lim_var(&b, next - 1);
+	lim_send(rc, &b);
+}
+
+/*
+ * RFC 9000 Section 4.1: a peer that never raises its limits. With every
+ * packet acknowledged, the writer is held back by flow control alone; it
+ * then blocks until its timeout instead of spinning, and the client sends
+ * next to nothing while it waits.
+ */
+static void lim_writer_blocked_by_flow_control_sleeps(struct kunit *test)
+{
+	const u32 chunk = 64 * 1024;
+	struct rx_conn *rc = lim_open(test);
+	u32 total = 0, idle = 0, sent;
+	unsigned long start;
+	u32 flags = MSG_STREAM_NEW;
+	u8 *data;
+	int ret;
+
+	data = kunit_kzalloc(test, chunk, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	/* Fill without waiting; acknowledge whatever went out; again, until
+	 * nothing more is taken for a while (pacing spreads the packets).
+	 */
+	rc->sk->sk_sndtimeo = 0;
+	while (idle < 20 && total < 64 * 1024 * 1024) {
+		ret = conn_send_stream(rc->p.client, 0, flags, data, chunk);
+		if (ret > 0) {
+			total += ret;
+			flags = 0;
+			idle = 0;
+		} else {
+			KUNIT_ASSERT_EQ(test, ret, -EAGAIN);
+			idle++;
+			msleep(20);
+		}
+		lim_ack_all(rc);
+	}
+	KUNIT_EXPECT_EQ(test, idle, 20);
+	KUNIT_EXPECT_GE(test, (u64)total, quic_remote_param(rc->sk)->max_stream_data_bidi_remote);
+
+	rc->sk->sk_sndtimeo = HZ;
+	sent = rx_conn_sent();
+	start = jiffies;
+	ret = conn_send_stream(rc->p.client, 0, 0, data, chunk);
+	sent = rx_conn_sent() - sent;
+	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
+	KUNIT_EXPECT_GE(test, jiffies - start, HZ / 2);
+	kunit_info(test, "%u bytes taken; blocked %u ms with %u datagrams sent meanwhile\n",
+		   total, jiffies_to_msecs(jiffies - start), sent);
+	KUNIT_EXPECT_LT(test, sent, 10);
+	lim_expect_open(test, rc);
+}
+
+static int lim_suite_init(struct kunit_suite *suite)
+{
+	return quic_kunit_loopback_up();
+}
+
+static void lim_suite_exit(struct kunit_suite *suite)
+{
+	quic_path_flush();
+	quic_kunit_loopback_down();
+}
+
+static struct kunit_case lim_cases[] = {
+	KUNIT_CASE(lim_crypto_far_ahead_is_crypto_buffer_exceeded),
+	KUNIT_CASE(lim_ack_range_count_beyond_the_packet_is_frame_encoding_error),
+	KUNIT_CASE(lim_ack_of_a_never_sent_packet_is_protocol_violation),
+	KUNIT_CASE(lim_new_connection_ids_beyond_the_limit),
+	KUNIT_CASE(lim_stream_beyond_max_streams_is_stream_limit_error),
+	KUNIT_CASE(lim_stream_data_past_the_window_is_flow_control_error),
+	KUNIT_CASE_SLOW(lim_stream_gaps_stay_within_the_receive_buffer),
+	KUNIT_CASE(lim_loss_burst_of_ten_thousand_packets),
+	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
+	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
+	{}
+};
+
+static struct kunit_suite lim_suite = {
+	.name = "quic_rx_limits",
+	.suite_init = lim_suite_init,
+	.suite_exit = lim_suite_exit,
+	.test_cases = lim_cases,
+};
+
+kunit_test_suite(lim_suite);
