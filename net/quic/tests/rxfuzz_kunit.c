@@ -147,8 +147,8 @@ struct rxf {
 	u32 failures;
 };
 
-/* make check runs the default on x86_64 and fewer inputs on arm64 (slower
- * under emulation); the stress run raises the count and varies the seed:
+/* make check runs the default on both arches; a longer run raises the
+ * count and varies the seed:
  *   ./kunit.py run 'quic_rx_fuzz' --kernel_args=quic_kunit.rx_fuzz_inputs=1000000
  */
 static unsigned int rx_fuzz_inputs = 100000;
