@@ -491,6 +491,11 @@ int quic_msg_stop_sending_opt(struct sock *sk, sockptr_t optval, unsigned int op
 	return 0;
 }
 
+/* The stream flags a write may carry; any other bit is refused. */
+#define QUIC_MSG_STREAM_SEND_FLAGS						\
+	(MSG_STREAM_NEW | MSG_STREAM_FIN | MSG_STREAM_UNI | MSG_STREAM_DONTWAIT |	\
+	 MSG_STREAM_SNDBLOCK)
+
 static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 				const struct quic_msg_info *mi, long timeo)
 {
@@ -502,6 +507,8 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	s64 id;
 	int err;
 
+	if (mi->has_stream && (mi->stream.stream_flags & ~QUIC_MSG_STREAM_SEND_FLAGS))
+		return -EINVAL;
 	if (!quic_msg_stream_ready(sk))
 		return -ENOTCONN;
 	s = quic_msg_stream(sk, mi, &timeo);
