@@ -25,6 +25,7 @@ struct quic_outq_fill {
 	bool padded;
 	bool cc_blocked;	/* ack-eliciting data held back by the window */
 	bool fc_blocked;	/* stream data held back by connection credit */
+	u32 frames;		/* frames written into the packet */
 };
 
 static bool quic_outq_level_valid(u8 level)
@@ -678,6 +679,7 @@ static struct quic_outq_frame *quic_outq_data_take(struct quic_outq_fill *c,
 	}
 	WARN_ON_ONCE(quic_outq_put(c, &f));
 	list_add_tail(&part->list, &c->pkt->frames);
+	c->frames++;
 	return part;
 }
 
@@ -726,6 +728,7 @@ static void quic_outq_ctrl_list(struct quic_outq_fill *c, struct list_head *head
 		if (quic_outq_put(c, &fr->f))
 			continue;
 		list_del(&fr->list);
+		c->frames++;
 		switch (fr->type) {
 		case QUIC_FRAME_PING:
 		case QUIC_FRAME_PATH_CHALLENGE:
@@ -957,6 +960,7 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	tx->len = 0;
 	tx->ack_eliciting = false;
 	tx->in_flight = false;
+	tx->resent = 0;
 	if (!quic_outq_level_valid(tx->level))
 		return -EINVAL;
 	idx = quic_pnspace_index(tx->level);
@@ -997,8 +1001,10 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 		c.limit = min(c.limit, cwnd);
 	}
 
+	/* Frames of lost packets first (counted for QuicFrmRetrans). */
 	quic_outq_data_list(&c, &c.sp->retrans);
 	quic_outq_ctrl_list(&c, &c.sp->retrans);
+	tx->resent = c.frames;
 	if (idx == QUIC_CRYPTO_APP)
 		quic_outq_blocked(&c);
 	quic_outq_ctrl_list(&c, &c.sp->ctrl);

@@ -253,6 +253,7 @@ enum quic_outq_timer {
  * @len: out: payload bytes written; 0 when there was nothing to send
  * @ack_eliciting: out: the packet is ack-eliciting
  * @in_flight: out: the packet counts toward bytes in flight
+ * @resent: out: frames of lost packets the packet carries again
  */
 struct quic_outq_tx {
 	u8 level;
@@ -266,6 +267,7 @@ struct quic_outq_tx {
 	u32 len;
 	bool ack_eliciting;
 	bool in_flight;
+	u32 resent;
 };
 
 /* Bytes of STREAM and DATAGRAM data the queue holds, for the socket's

@@ -57,6 +57,7 @@ struct quic_net *quic_net(struct net *net);
 
 #define QUIC_INC_STATS(net, field)	SNMP_INC_STATS(quic_net(net)->stat, field)
 #define QUIC_DEC_STATS(net, field)	SNMP_DEC_STATS(quic_net(net)->stat, field)
+#define QUIC_ADD_STATS(net, field, n)	SNMP_ADD_STATS(quic_net(net)->stat, field, n)
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 struct ctl_table;

@@ -126,6 +126,8 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);
 	if (err || !tx.len)
 		return err;
+	if (tx.resent)
+		QUIC_ADD_STATS(sock_net(sk), QUIC_MIB_FRM_RETRANS, tx.resent);
 
 	hdr.pn = tx.pn;
 	hdr.length = hdr.pn_len + tx.len + tag;

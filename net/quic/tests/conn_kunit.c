@@ -219,6 +219,7 @@ static void conn_survives_lost_server_handshake_flight(struct kunit *test)
  */
 static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
 {
+	unsigned long resent = quic_mib_read(&init_net, QUIC_MIB_FRM_RETRANS);
 	const size_t len = 100000;
 	struct conn_pair p = {};
 	u8 *up;
@@ -232,6 +233,8 @@ static void conn_survives_burst_of_lost_1rtt_packets(struct kunit *test)
 					       up, len), len);
 	conn_expect_stream(test, p.server, 0, up, len);
 	KUNIT_EXPECT_EQ(test, conn_drop.dropped, 20);
+	/* The frames of 20 lost packets went out again, and were counted. */
+	KUNIT_EXPECT_GE(test, quic_mib_read(&init_net, QUIC_MIB_FRM_RETRANS) - resent, 20);
 }
 
 /* RFC 9000 Section 13.2: ACK frames are not sent again, but every later
