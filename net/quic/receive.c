@@ -509,7 +509,8 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_AEAD_LIMIT_REACHED, 0);
 		return hdr.type == QUIC_PACKET_1RTT ? 0 : hdr.len;
 	}
-	QUIC_INC_STATS(net, QUIC_MIB_PKT_DECFASTPATHS);
+	QUIC_INC_STATS(net, QUIC_SKB_CB(skb)->backlog ? QUIC_MIB_PKT_DECBACKLOGS :
+		       QUIC_MIB_PKT_DECFASTPATHS);
 	if (pkt.key_update)
 		quic_conn_key_updated(sk, pkt.key_phase);
 
@@ -884,6 +885,7 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	quic_get_msg_addrs(skb, udp_hdr(skb), &local, &peer);
 	QUIC_SKB_CB(skb)->peer = peer;
 	QUIC_SKB_CB(skb)->ecn = quic_get_msg_ecn(skb);
+	QUIC_SKB_CB(skb)->backlog = 0;
 	__skb_pull(skb, off);
 
 	sk = quic_rcv_lookup(net, skb, &local, &peer);
@@ -894,11 +896,14 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	if (!sock_owned_by_user(sk)) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVFASTPATHS);
 		quic_rcv_backlog(sk, skb);
-	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
-		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
-		kfree_skb(skb);
 	} else {
-		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVBACKLOGS);
+		QUIC_SKB_CB(skb)->backlog = 1;
+		if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
+			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+			kfree_skb(skb);
+		} else {
+			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVBACKLOGS);
+		}
 	}
 	bh_unlock_sock(sk);
 	sock_put(sk);

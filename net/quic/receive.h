@@ -27,6 +27,7 @@ struct sock;
 struct quic_skb_cb {
 	union quic_addr peer;
 	u8 ecn;
+	u8 backlog;	/* waited in the socket backlog */
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))

@@ -222,7 +222,9 @@ void quic_timer_run_deferred(struct quic_timers *t)
 	for (i = 0; i < QUIC_TIMER_MAX; i++) {
 		if (!test_and_clear_bit(i, &t->deferred))
 			continue;
+		t->running_deferred = true;
 		quic_timer_fire(t, i);
+		t->running_deferred = false;
 		/* The socket's owner still holds a reference: this is never the last. */
 		__sock_put(t->sk);
 	}

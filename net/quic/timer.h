@@ -41,6 +41,7 @@ struct quic_timer_ops {
  * @pace: the pacing timer
  * @deferred: types whose expiry waits for release_sock(); each set bit
  *            holds one socket reference
+ * @running_deferred: a deferred expiry runs now, from release_sock()
  */
 struct quic_timers {
 	struct sock *sk;
@@ -48,6 +49,7 @@ struct quic_timers {
 	struct timer_list timer[QUIC_TIMER_PACE];
 	struct hrtimer pace;
 	unsigned long deferred;
+	bool running_deferred;
 };
 
 void quic_timer_init(struct sock *sk, struct quic_timers *t, const struct quic_timer_ops *ops);

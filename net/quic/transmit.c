@@ -146,7 +146,11 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_ENCDROP);
 		return err;
 	}
-	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_ENCFASTPATHS);
+	/* A timer that fired while the application held the socket runs
+	 * from release_sock(): deferred work, counted apart.
+	 */
+	QUIC_INC_STATS(sock_net(sk), quic_timers(sk)->running_deferred ?
+		       QUIC_MIB_PKT_ENCBACKLOGS : QUIC_MIB_PKT_ENCFASTPATHS);
 	if (level == QUIC_CRYPTO_APP)
 		quic_conn_key_check_limit(sk);
 	return pkt.len;

@@ -20,6 +20,7 @@
 #include "../inqueue.h"
 #include "../param.h"
 #include "../pnspace.h"
+#include "../protocol.h"
 #include "../socket.h"
 #include "rx_util.h"
 #include "util.h"
@@ -424,6 +425,43 @@ static void lim_writer_blocked_by_flow_control_sleeps(struct kunit *test)
 	lim_expect_open(test, rc);
 }
 
+/*
+ * A packet that arrives while the application holds the socket waits in
+ * the socket backlog and is decrypted by release_sock(); a timer that
+ * expires meanwhile (here the probe timeout, RFC 9002 Section 6.2) runs
+ * from release_sock() too. /proc/net/quic/snmp counts both apart from the
+ * fast paths.
+ */
+static void lim_owned_socket_defers_to_the_backlog(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	unsigned long rcv = quic_mib_read(&init_net, QUIC_MIB_PKT_RCVBACKLOGS);
+	unsigned long dec = quic_mib_read(&init_net, QUIC_MIB_PKT_DECBACKLOGS);
+	unsigned long enc = quic_mib_read(&init_net, QUIC_MIB_PKT_ENCBACKLOGS);
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	struct lim_buf b = {};
+	s64 pn = rc->pn;
+
+	lim_var(&b, QUIC_FRAME_PING);
+	lock_sock(rc->sk);
+	lim_send(rc, &b);
+	KUNIT_EXPECT_EQ(test, quic_mib_read(&init_net, QUIC_MIB_PKT_RCVBACKLOGS), rcv + 1);
+	KUNIT_EXPECT_NE(test, space->max_pn_seen, pn);
+	release_sock(rc->sk);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, pn);
+	KUNIT_EXPECT_EQ(test, quic_mib_read(&init_net, QUIC_MIB_PKT_DECBACKLOGS), dec + 1);
+
+	/* Data the server never acknowledges: its probe timeout expires
+	 * while the socket is held, and the probe leaves from release_sock().
+	 */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(rc->p.client, 0, MSG_STREAM_NEW, "probe", 5), 5);
+	lock_sock(rc->sk);
+	msleep(1500);
+	release_sock(rc->sk);
+	KUNIT_EXPECT_GT(test, quic_mib_read(&init_net, QUIC_MIB_PKT_ENCBACKLOGS), enc);
+	lim_expect_open(test, rc);
+}
+
 static int lim_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -446,6 +484,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_loss_burst_of_ten_thousand_packets),
 	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
+	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
 	{}
 };
 
