@@ -738,6 +738,7 @@ static int quic_conn_inherit(struct sock *newsk, struct sock *sk)
 	int err;
 
 	nqs->config = qs->config;
+	nqs->keepalive_interval = qs->keepalive_interval;
 	nqs->local_param = qs->local_param;
 	nqs->events = qs->events;
 	err = quic_cong_set_config(&nqs->cong, &nqs->config);
@@ -1028,8 +1029,9 @@ void quic_conn_confirmed(struct sock *sk)
  *
  * The smaller of both endpoints' max_idle_timeout (0 means none), and no
  * less than three PTOs so that a lost packet or two do not end it. With
- * SO_KEEPALIVE on an established connection, the timer first fires half
- * way, for quic_conn_keepalive().
+ * a keep-alive on an established connection (the configured interval, or
+ * half the timeout with SO_KEEPALIVE), the timer first fires after that,
+ * for quic_conn_keepalive().
  */
 void quic_conn_idle_restart(struct sock *sk)
 {
@@ -1048,9 +1050,15 @@ void quic_conn_idle_restart(struct sock *sk)
 	timeout = max(timeout, pto);
 	qs->ka_sent = 0;
 	qs->ka_rest = 0;
-	if (sock_flag(sk, SOCK_KEEPOPEN) && quic_is_established(sk)) {
-		qs->ka_rest = timeout - timeout / 2;
-		timeout /= 2;
+	if (quic_is_established(sk)) {
+		u64 ka = qs->keepalive_interval;
+
+		if (!ka && sock_flag(sk, SOCK_KEEPOPEN))
+			ka = timeout / 2;
+		if (ka && ka < timeout) {
+			qs->ka_rest = timeout - ka;
+			timeout = ka;
+		}
 	}
 	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, timeout);
 }

@@ -336,15 +336,30 @@ static int quic_sock_set_param(struct sock *sk, sockptr_t optval, unsigned int o
 	return 0;
 }
 
+/*
+ * The later upstream layout of struct quic_config appends a u32
+ * keepalive_probe_interval (microseconds) to the 24 bytes of ours: both
+ * lengths are accepted, and a get returns the longer one to a buffer that
+ * holds it.
+ */
+#define QUIC_CONFIG_LONG	(sizeof(struct quic_config) + sizeof(u32))
+static_assert(QUIC_CONFIG_LONG == 28);
+
 static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
+	u32 keepalive = 0;
 	struct quic_config c;
 	int err;
 
-	if (optlen != sizeof(c))
+	if (optlen != sizeof(c) && optlen != QUIC_CONFIG_LONG)
 		return -EINVAL;
 	if (copy_from_sockptr(&c, optval, sizeof(c)))
 		return -EFAULT;
+	if (optlen == QUIC_CONFIG_LONG &&
+	    copy_from_sockptr_offset(&keepalive, optval, sizeof(c), sizeof(keepalive)))
+		return -EFAULT;
+	if (keepalive && keepalive < QUIC_MIN_KEEPALIVE_INTERVAL)
+		return -EINVAL;
 	/* Zero means "the default" for the fields that cannot be zero. */
 	if (!c.version)
 		c.version = QUIC_VERSION_V1;
@@ -357,6 +372,9 @@ static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int 
 		return -EISCONN;
 
 	*quic_config(sk) = c;
+	/* A program of the shorter layout knows nothing of the keep-alive. */
+	if (optlen == QUIC_CONFIG_LONG)
+		quic_sk(sk)->keepalive_interval = keepalive;
 	/* Validated above: the algorithm and the initial RTT are acceptable. */
 	return quic_cong_set_config(quic_cong(sk), &c);
 }
@@ -543,6 +561,21 @@ static int quic_sock_get_event(struct sock *sk, u32 len, sockptr_t optval, sockp
 	return quic_sock_put(optval, optlen, &opt, sizeof(opt));
 }
 
+static int quic_sock_get_config(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
+{
+	struct {
+		struct quic_config c;
+		u32 keepalive;
+	} __packed out;
+
+	if (len < sizeof(out.c))
+		return -EINVAL;
+	out.c = *quic_config(sk);
+	out.keepalive = quic_sk(sk)->keepalive_interval;
+	return quic_sock_put(optval, optlen, &out,
+			     len < QUIC_CONFIG_LONG ? sizeof(out.c) : QUIC_CONFIG_LONG);
+}
+
 static int quic_sock_get_param(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
 {
 	struct quic_transport_param p;
@@ -617,8 +650,7 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		err = quic_sock_get_param(sk, len, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_CONFIG:
-		err = len < sizeof(struct quic_config) ? -EINVAL :
-		      quic_sock_put(optval, optlen, quic_config(sk), sizeof(struct quic_config));
+		err = quic_sock_get_config(sk, len, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_TOKEN:
 		err = quic_sock_get_data(quic_token(sk), len, optval, optlen);

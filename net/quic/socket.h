@@ -42,6 +42,8 @@ enum quic_state {
 #define QUIC_TICKET_MAX_LEN		4096
 /* A quic_transport_parameters extension (QUIC_SOCKOPT_TRANSPORT_PARAM_EXT). */
 #define QUIC_PARAM_EXT_MAX_LEN		4096
+/* Shortest keep-alive interval accepted (microseconds): 100 ms. */
+#define QUIC_MIN_KEEPALIVE_INTERVAL	100000
 
 /* Smallest PLPMTUD probe interval accepted (microseconds); 0 disables. */
 #define QUIC_MIN_PROBE_INTERVAL		(5 * USEC_PER_SEC)
@@ -94,8 +96,11 @@ enum quic_state {
  *	ready to switch, a server's of the original version after switching
  * @orig_version: the version of the client's first packets (RFC 9368)
  * @pref_version: server: the version its listener was configured with
- * @ka_rest: SO_KEEPALIVE: idle time left after the keep-alive PING (0: off)
- * @ka_sent: SO_KEEPALIVE: the PING of this idle period went
+ * @keepalive_interval: keep-alive PING after this long idle, microseconds
+ *	(0: half the idle timeout with SO_KEEPALIVE, else none); the
+ *	keepalive_probe_interval of the longer QUIC_SOCKOPT_CONFIG layout
+ * @ka_rest: keep-alive: idle time left after the keep-alive PING (0: off)
+ * @ka_sent: keep-alive: the PING of this idle period went
  * @reset_stamp: listener: start of the second @reset_count counts in
  * @reset_count: listener: Stateless Resets sent since @reset_stamp
  * @ticket_new: client: a NewSessionTicket arrived that
@@ -146,6 +151,7 @@ struct quic_sock {
 	struct quic_crypto		*initial_alt;
 	u32				orig_version;
 	u32				pref_version;
+	u32				keepalive_interval;
 	u64				ka_rest;
 	u8				ka_sent;
 	unsigned long			reset_stamp;

@@ -1096,6 +1096,23 @@ static void ctl_keepalive_outlives_the_idle_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(q.client->sk->sk_err), ETIMEDOUT);
 }
 
+/* The keepalive_probe_interval of the later config layout keeps an idle
+ * connection alive on its own, without SO_KEEPALIVE: a PING every
+ * 300 ms against an idle timeout of 1 s.
+ */
+static void ctl_keepalive_interval_of_the_later_config(struct kunit *test)
+{
+	struct conn_pair p = { .idle_timeout = USEC_PER_SEC, .client_keepalive = 300000 };
+
+	conn_handshake(test, ctl_v4, 63152, &p);
+	ctl_round_trip(test, &p, 0);
+	KUNIT_EXPECT_FALSE(test, sock_flag(p.client->sk, SOCK_KEEPOPEN));
+	msleep(3000);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
+	ctl_round_trip(test, &p, 4);
+}
+
 static int ctl_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -1132,6 +1149,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_stateless_resets_are_rate_limited),
 	KUNIT_CASE_SLOW(ctl_peer_of_a_vanished_server_is_reset),
 	KUNIT_CASE_SLOW(ctl_keepalive_outlives_the_idle_timeout),
+	KUNIT_CASE_SLOW(ctl_keepalive_interval_of_the_later_config),
 	{}
 };
 

@@ -381,6 +381,15 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
+	if (p->client_keepalive) {
+		struct {
+			struct quic_config c;
+			u32 keepalive;
+		} __packed longer = { .c = cfg, .keepalive = p->client_keepalive };
+
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG,
+							     &longer, sizeof(longer)), 0);
+	}
 	if (p->client_token)
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_TOKEN,
 							     p->client_token,

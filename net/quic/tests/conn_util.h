@@ -36,6 +36,8 @@ struct conn_case {
  * @grease: both ends send grease_quic_bit (RFC 9287).
  * @client_token: an address validation token the client presents.
  * @client_token_len: its length.
+ * @client_keepalive: the client's keepalive_probe_interval (microseconds,
+ *	the 28-byte QUIC_SOCKOPT_CONFIG layout; 0: not set).
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -54,6 +56,7 @@ struct conn_pair {
 	u8 grease;
 	u8 *client_token;
 	u32 client_token_len;
+	u32 client_keepalive;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

@@ -269,6 +269,51 @@ static void socket_data_calls_need_a_connection(struct kunit *test)
 			-ENOTCONN);
 }
 
+/*
+ * The later upstream layout of struct quic_config: 28 bytes, a u32
+ * keepalive_probe_interval (microseconds) after our 24. Both are taken;
+ * a get returns the layout the buffer holds; the shorter one leaves the
+ * keep-alive alone.
+ */
+static void socket_config_later_layout_carries_the_keepalive(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
+	struct {
+		struct quic_config c;
+		u32 keepalive;
+		u32 beyond;
+	} __packed in = { .c = { .version = QUIC_VERSION_V1 }, .keepalive = 250000 }, out;
+	unsigned int len = sizeof(out);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 28), 0);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
+	memset(&out, 0xa5, sizeof(out));
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 28U);
+	KUNIT_EXPECT_EQ(test, out.keepalive, 250000U);
+	KUNIT_EXPECT_EQ(test, out.c.version, QUIC_VERSION_V1);
+	KUNIT_EXPECT_EQ(test, out.beyond, 0xa5a5a5a5U);
+
+	/* A buffer of the shorter layout gets 24 bytes. */
+	len = 27;
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 24U);
+
+	/* The shorter layout keeps the interval; other lengths are refused. */
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in.c, 24), 0);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 27), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 32), -EINVAL);
+
+	/* Under 100 ms is refused; 0 turns it off. */
+	in.keepalive = 99999;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 28), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
+	in.keepalive = 0;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 28), 0);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 0U);
+}
+
 static void socket_config_round_trip(struct kunit *test)
 {
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
@@ -282,7 +327,7 @@ static void socket_config_round_trip(struct kunit *test)
 		.receive_session_ticket = 1,
 	};
 	struct quic_config out = {};
-	unsigned int len = sizeof(out) + 8;
+	unsigned int len = sizeof(out);
 
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, sizeof(in)), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
@@ -703,6 +748,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_connection_close_option_rules),
 	KUNIT_CASE(socket_data_calls_need_a_connection),
 	KUNIT_CASE(socket_config_round_trip),
+	KUNIT_CASE(socket_config_later_layout_carries_the_keepalive),
 	KUNIT_CASE(socket_config_rejects_bad_values),
 	KUNIT_CASE(socket_transport_param_local_and_remote),
 	KUNIT_CASE(socket_transport_param_accepts_the_56_byte_layout),
