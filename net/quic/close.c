@@ -102,6 +102,26 @@ void quic_close_free(struct sock *sk)
 	c->skb = NULL;
 }
 
+/*
+ * Later upstream headers give struct quic_connection_close three reserved
+ * bytes after @frame and a fixed 64-byte phrase: 72 bytes, the phrase at
+ * offset 8 instead of 5. A set of exactly that length whose three bytes
+ * after @frame are zero is read that way (in our layout they would start
+ * an empty phrase); a get into a buffer of exactly that length is written
+ * that way.
+ */
+#define QUIC_CLOSE_LONG_PAD	3
+#define QUIC_CLOSE_LONG_PHRASE	64
+#define QUIC_CLOSE_LONG		(offsetof(struct quic_connection_close, phrase) + \
+				 QUIC_CLOSE_LONG_PAD + QUIC_CLOSE_LONG_PHRASE)
+static_assert(QUIC_CLOSE_LONG == 72);
+
+static bool quic_close_long_layout(const struct quic_connection_close *opt, u32 optlen)
+{
+	return optlen == QUIC_CLOSE_LONG &&
+	       !memchr_inv(opt->phrase, 0, QUIC_CLOSE_LONG_PAD);
+}
+
 /**
  * quic_close_set - QUIC_SOCKOPT_CONNECTION_CLOSE: the close the application wants
  * @sk: the socket, owned by the caller
@@ -113,14 +133,17 @@ void quic_close_free(struct sock *sk)
  * close() or shutdown() sends; without this option those send NO_ERROR.
  * @frame is only reported, never set: it must be 0.
  *
+ * The 72-byte layout of later upstream headers is taken too (see above).
+ *
  * Return: 0, -EINVAL for a bad length, a nonzero frame or a phrase without
  * its NUL, -EFAULT, -ENOMEM.
  */
 int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
-	const u32 off = offsetof(struct quic_connection_close, phrase);
 	struct quic_close_info info = { .app = 1, .set = 1 };
+	u32 off = offsetof(struct quic_connection_close, phrase);
 	struct quic_connection_close *opt;
+	const u8 *phrase;
 	u32 len;
 	int err;
 
@@ -130,12 +153,21 @@ int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	opt = memdup_sockptr(optval, optlen);
 	if (IS_ERR(opt))
 		return PTR_ERR(opt);
-	len = strnlen((const char *)opt->phrase, optlen - off);
+	phrase = opt->phrase;
 	err = -EINVAL;
-	if (len == optlen - off || opt->frame)
+	if (quic_close_long_layout(opt, optlen)) {
+		/* The phrase fills its 64 bytes or ends with a NUL. */
+		phrase += QUIC_CLOSE_LONG_PAD;
+		len = strnlen((const char *)phrase, QUIC_CLOSE_LONG_PHRASE);
+	} else {
+		len = strnlen((const char *)phrase, optlen - off);
+		if (len == optlen - off)
+			goto out;
+	}
+	if (opt->frame)
 		goto out;
 	info.errcode = opt->errcode;
-	err = quic_close_info_phrase(&info, opt->phrase, len, GFP_KERNEL);
+	err = quic_close_info_phrase(&info, phrase, len, GFP_KERNEL);
 	if (err)
 		goto out;
 	quic_close_info_clear(&quic_sk(sk)->close.local);
@@ -156,7 +188,8 @@ out:
  * protocol violation, or close() on a socket shut down before), its error
  * code (capped at U32_MAX), frame type and reason phrase; until then what
  * close() would send. The phrase is NUL-terminated; the length reported
- * is at least sizeof(struct quic_connection_close).
+ * is at least sizeof(struct quic_connection_close). A buffer of exactly
+ * 72 bytes gets the layout of later upstream headers (see above).
  *
  * Return: 0, -EINVAL when @len is too short, -EFAULT, -ENOMEM.
  */
@@ -166,11 +199,17 @@ int quic_close_get(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
 	struct quic_close *c = &quic_sk(sk)->close;
 	const struct quic_close_info *info = c->seen.set ? &c->seen : &c->local;
 	struct quic_connection_close *opt;
-	u32 out;
+	u32 out, n = info->phrase_len;
+	bool longer = len == QUIC_CLOSE_LONG;
 	int err;
 
 	sock_owned_by_me(sk);
 	out = max_t(u32, sizeof(*opt), off + info->phrase_len + 1);
+	if (longer) {
+		/* The later layout: the phrase cut to 63 bytes and its NUL. */
+		out = QUIC_CLOSE_LONG;
+		n = min_t(u32, n, QUIC_CLOSE_LONG_PHRASE - 1);
+	}
 	if (len < out)
 		return -EINVAL;
 	opt = kzalloc(out, GFP_KERNEL);
@@ -178,8 +217,8 @@ int quic_close_get(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
 		return -ENOMEM;
 	opt->errcode = min_t(u64, info->errcode, U32_MAX);
 	opt->frame = info->frame;
-	if (info->phrase_len)
-		memcpy(opt->phrase, info->phrase, info->phrase_len);
+	if (n)
+		memcpy(opt->phrase + (longer ? QUIC_CLOSE_LONG_PAD : 0), info->phrase, n);
 	err = -EFAULT;
 	if (!copy_to_sockptr(optval, opt, out) &&
 	    !copy_to_sockptr(optlen, &out, sizeof(out)))

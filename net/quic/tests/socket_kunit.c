@@ -253,6 +253,64 @@ static void socket_connection_close_option_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->phrase[0], 0);
 }
 
+/*
+ * The 72-byte struct quic_connection_close of later upstream headers:
+ * three reserved bytes after frame, the phrase at offset 8 in a fixed
+ * 64-byte buffer. Set and got in that layout; our layout keeps working.
+ */
+static void socket_connection_close_later_layout(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	struct {
+		u32 errcode;
+		u8 frame;
+		u8 reserved[3];
+		u8 phrase[64];
+	} longer = { .errcode = 0x1234 };
+	u8 buf[128] = {};
+	struct quic_connection_close *cc = (void *)buf;
+	unsigned int len;
+
+	BUILD_BUG_ON(sizeof(longer) != 72);
+	strscpy(longer.phrase, "later layout", sizeof(longer.phrase));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, &longer,
+						     sizeof(longer)), 0);
+	/* Read back in our layout: the phrase right after frame. */
+	len = sizeof(buf);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, cc->errcode, 0x1234);
+	KUNIT_EXPECT_STREQ(test, (char *)cc->phrase, "later layout");
+
+	/* A phrase filling the 64 bytes, no NUL; read back in that layout it
+	 * is cut to 63 bytes and its NUL.
+	 */
+	memset(longer.phrase, 'q', sizeof(longer.phrase));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, &longer,
+						     sizeof(longer)), 0);
+	memset(&longer, 0xff, sizeof(longer));
+	len = sizeof(longer);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, &longer,
+						     &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 72U);
+	KUNIT_EXPECT_EQ(test, longer.errcode, 0x1234);
+	KUNIT_EXPECT_EQ(test, longer.frame, 0);
+	KUNIT_EXPECT_EQ(test, longer.reserved[0] | longer.reserved[1] | longer.reserved[2], 0);
+	KUNIT_EXPECT_EQ(test, strnlen((char *)longer.phrase, 64), 63);
+
+	/* 72 bytes of our layout, a phrase starting right after frame. */
+	memset(buf, 0, sizeof(buf));
+	cc->errcode = 7;
+	memset(cc->phrase, 'r', 66);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, 72),
+			0);
+	memset(buf, 0, sizeof(buf));
+	len = sizeof(buf);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, strlen((char *)cc->phrase), 66);
+}
+
 /* Data calls need a connection: connect() or accept() comes first. */
 static void socket_data_calls_need_a_connection(struct kunit *test)
 {
@@ -746,6 +804,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_connection_id_needs_a_connection),
 	KUNIT_CASE(socket_stream_open_needs_a_connection),
 	KUNIT_CASE(socket_connection_close_option_rules),
+	KUNIT_CASE(socket_connection_close_later_layout),
 	KUNIT_CASE(socket_data_calls_need_a_connection),
 	KUNIT_CASE(socket_config_round_trip),
 	KUNIT_CASE(socket_config_later_layout_carries_the_keepalive),
