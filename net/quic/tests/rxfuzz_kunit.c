@@ -38,7 +38,10 @@
  * A closed connection is replaced by a new one. At the end every socket is
  * released and the protocol's socket count and charged memory are back
  * where they started. The seed is fixed and printed; a failure names the
- * input number and dumps the payload.
+ * input number and dumps the payload. Some values follow the live
+ * connection (the packet numbers the client has sent, the IDs it holds),
+ * so timing can make two runs of one seed differ slightly: the payload
+ * dump is what reproduces a failure.
  */
 
 #include <kunit/test.h>
