@@ -19,9 +19,11 @@
 #include "../frame.h"
 #include "../inqueue.h"
 #include "../param.h"
+#include "../path.h"
 #include "../pnspace.h"
 #include "../protocol.h"
 #include "../socket.h"
+#include "../transmit.h"
 #include "rx_util.h"
 #include "util.h"
 
@@ -462,6 +464,91 @@ static void lim_owned_socket_defers_to_the_backlog(struct kunit *test)
 	lim_expect_open(test, rc);
 }
 
+/* Amplification: the server's datagrams are counted, the client's after
+ * its first flight lost.
+ */
+static struct {
+	atomic_t client;
+	atomic_t server_bytes;
+	atomic_t server_dgrams;
+} lim_ampl;
+
+static bool lim_ampl_hook(struct sock *sk, struct sk_buff *skb)
+{
+	if (quic_paths(sk)->serv) {
+		atomic_add(skb->len, &lim_ampl.server_bytes);
+		atomic_inc(&lim_ampl.server_dgrams);
+		return false;
+	}
+	/* The client's first datagram (its Initial) goes, nothing after. */
+	return atomic_inc_return(&lim_ampl.client) > 1;
+}
+
+static void lim_ampl_off(void *unused)
+{
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+}
+
+/*
+ * RFC 9000 Section 8.1: before the client's address is validated, a server
+ * sends at most three times what it received. A client sends its Initial
+ * and falls silent; the server has 16 KiB of handshake data to send and
+ * probes for two seconds: never more than 3 x 1200 bytes leave.
+ */
+static void lim_amplification_is_three_times_the_received(struct kunit *test)
+{
+	static const char chlo[] = "client hello: a stand-in for TLS";
+	struct socket *lsock, *client, *server = NULL;
+	const struct conn_case *c = &lim_case;
+	u32 rcvd, sent, dgrams;
+	union quic_addr a;
+	u8 buf[64], *flight;
+
+	memset(&lim_ampl, 0, sizeof(lim_ampl));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lim_ampl_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, lim_ampl_hook);
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &client), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
+	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	conn_addr(&a, c->family, c->ip, LIM_PORT + 1);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, conn_addr_len(c->family)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, conn_addr_len(c->family), 0), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(client, QUIC_CRYPTO_INITIAL, chlo, sizeof(chlo)),
+			sizeof(chlo));
+
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, &server, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, server), 0);
+	server->sk->sk_rcvtimeo = CONN_TIMEO;
+	server->sk->sk_sndtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
+	KUNIT_ASSERT_EQ(test, conn_params_to(client, server), 0);
+	KUNIT_ASSERT_EQ(test, conn_secrets(server, false, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
+
+	/* A large server flight (a certificate chain, say), then silence. */
+	flight = kunit_kzalloc(test, 16384, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, flight);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(server, QUIC_CRYPTO_INITIAL, flight, 512), 512);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(server, QUIC_CRYPTO_HANDSHAKE, flight, 16384),
+			16384);
+	msleep(2000);
+
+	lock_sock(server->sk);
+	rcvd = quic_paths(server->sk)->ampl_rcvlen;
+	release_sock(server->sk);
+	sent = atomic_read(&lim_ampl.server_bytes);
+	dgrams = atomic_read(&lim_ampl.server_dgrams);
+	kunit_info(test, "received %u bytes, sent %u in %u datagrams\n", rcvd, sent, dgrams);
+	KUNIT_EXPECT_GE(test, rcvd, 1200U);
+	KUNIT_EXPECT_GT(test, sent, 0U);
+	KUNIT_EXPECT_LE(test, sent, 3 * rcvd);
+}
+
 static int lim_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -485,6 +572,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
+	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
 	{}
 };
 
