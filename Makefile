@@ -3,9 +3,10 @@
 # Top-level targets of the QUIC repository. The kernel tree and every build
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
-.PHONY: all check kunit kunit-arm64 kunit-um selftest interop static prepare help
+.PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop static prepare help
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
+# make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
 ARCH ?= x86_64
 T ?=
 # make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers
@@ -19,6 +20,7 @@ help:
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
+	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
 	@echo "make prepare      install packages and prepare .build/linux"
@@ -41,6 +43,9 @@ kunit-um:
 
 selftest:
 	./scripts/selftest.py --arch=$(ARCH) $(if $(T),--tests=$(T))
+
+stress:
+	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
 
 interop:
 	./scripts/interop.py --peer=$(PEER) --arch=$(ARCH)

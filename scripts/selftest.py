@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make selftest ARCH=x86_64|arm64 [T=name,...]`: the booted functional tests.
+# `make stress ARCH=...`: the same with --stress (netem's full matrix).
 #
-#   scripts/selftest.py --arch=x86_64 [-t sockopt,snmp] [-v]
+#   scripts/selftest.py --arch=x86_64 [-t sockopt,snmp] [-v] [--stress]
 #                       [--timeout=S] [--hostfwd=udp::4433-:4433] [--pcap=FILE]
 #
 # 1. installs what is missing (apt-get), checks include/uapi/linux/quic.h
@@ -17,7 +18,7 @@
 #    and an initramfs: busybox from Debian's busybox-static (apt-get
 #    download + dpkg -x), the modules, the programs (dynamic ones with their
 #    loader and libraries) and, for handshake, fresh test credentials made
-#    with certtool in /tests/certs;
+#    with certtool in /tests/certs; for netem, tc (iproute2) in /sbin;
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
 #    the guest NIC is recorded to run/eth0.pcap (or --pcap), and when the
@@ -55,6 +56,16 @@ GENCERTS = os.path.join(ROOT, 'tools', 'lib', 'quic', 'tests', 'gencerts.sh')
 # libgnutls.so link, the others are what libgnutls30 needs at run time).
 GNUTLS_DEBS = ['libgnutls30', 'libgnutls28-dev', 'libgmp10', 'libhogweed6', 'libidn2-0',
 	       'libnettle8', 'libp11-kit0', 'libtasn1-6', 'libunistring2', 'libffi8']
+# The netem test drives the qdisc with tc: a native image gets the host's
+# /sbin/tc (package iproute2), another arch Debian's iproute2 of that arch
+# and the packages of the libraries tc needs (readelf -d: libbpf, libelf,
+# libmnl, libbsd, libcap, libxtables, and libz and libmd below them).
+TC_DEBS = ['iproute2', 'libbpf1', 'libelf1', 'libmnl0', 'libbsd0', 'libmd0', 'libcap2',
+	   'libxtables12', 'zlib1g']
+# --stress: the guest's quic_stress=1 (netem runs every impairment with
+# both controllers) and at least this long per program, seconds.
+STRESS_TEST_TIMEOUT = 3600
+
 # What the handshake test finds in /tests/certs (tools/lib/quic/tests/gencerts.sh).
 CERT_FILES = ('ca.pem', 'other-ca.pem', 'server.pem', 'server.key', 'psk-alice.txt',
 	      'psk-mallory.txt')
@@ -79,6 +90,7 @@ ARCHES = {
 		'packages': ['libc6-dev', 'g++', 'qemu-system-x86', 'libgnutls28-dev',
 			     'pkg-config', 'gnutls-bin'],
 		'target_debs': [],
+		'tc_debs': [],
 		# KASAN, lockdep and kmemleak under TCG: slow, but well below this.
 		'timeout': 1200,
 	},
@@ -97,6 +109,7 @@ ARCHES = {
 		'packages': ['libc6-dev-arm64-cross', 'gcc-aarch64-linux-gnu', 'g++',
 			     'qemu-system-arm', 'gnutls-bin'],
 		'target_debs': GNUTLS_DEBS,
+		'tc_debs': TC_DEBS,
 		'timeout': 1200,
 	},
 }
@@ -413,6 +426,18 @@ def write_cpio(root, out, nodes):
 		entry(f, 'TRAILER!!!', 0, nlink=1)
 
 
+def add_tc(arch, cfg, root, sysroots):
+	"""/sbin/tc in the image at @root, with its loader and libraries."""
+	if cfg['tc_debs']:
+		tc_root = fetch_debs(cfg['deb_arch'], cfg['tc_debs'],
+				     os.path.join(CACHE, 'sysroot-tc-' + arch))
+		copy_with_libs(os.path.join(tc_root, 'sbin', 'tc'), '/sbin', root, cfg,
+			       [tc_root] + sysroots)
+	else:
+		apt_install(['iproute2'])
+		copy_with_libs('/sbin/tc', '/sbin', root, cfg, sysroots)
+
+
 def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	"""Test programs, busybox, modules and /init in a cpio archive; returns its path.
 
@@ -457,8 +482,10 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', name)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
-	if {'handshake', 'functional', 'resumption'} & set(names):
+	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
+	if 'netem' in names:
+		add_tc(arch, cfg, root, sysroots)
 	if extra:
 		extra(root, sysroots)
 
@@ -740,6 +767,8 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names, peer):
 		  'rcupdate.rcu_cpu_stall_timeout=300',
 		  'selftests=' + ','.join(names), f'selftest_timeout={args.test_timeout}']
 	append += cfg['append']
+	if args.stress:
+		append.append('quic_stress=1')
 	if peer:
 		append += peer.cmdline()
 	if 'modload' not in names:
@@ -779,7 +808,8 @@ def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
 	cmd = qemu_command(arch, cfg, obj, image, rundir, args, names, peer)
 	with open(os.path.join(rundir, 'qemu.cmd'), 'w') as f:
 		f.write(' '.join(cmd) + '\n')
-	timeout = args.timeout or cfg['timeout']
+	# --stress: every program may take its whole (raised) limit.
+	timeout = args.timeout or cfg['timeout'] + (args.test_timeout if args.stress else 0)
 	log(f'selftest: booting {cfg["qemu"]} (TCG, timeout {timeout} s); '
 	    f'logs in {os.path.relpath(rundir, ROOT)}/')
 
@@ -862,8 +892,13 @@ def main():
 	ap.add_argument('--pcap', default='', help='record the guest NIC (filter-dump)')
 	ap.add_argument('--build-dir', default='',
 			help='kernel build directory (default .build/selftest-<arch>)')
+	ap.add_argument('--stress', action='store_true',
+			help='long variants: quic_stress=1 for the guest (the netem test runs '
+			f'its full matrix), --test-timeout at least {STRESS_TEST_TIMEOUT}')
 	ap.add_argument('-v', '--verbose', action='store_true', help='print every case')
 	args = ap.parse_args()
+	if args.stress:
+		args.test_timeout = max(args.test_timeout, STRESS_TEST_TIMEOUT)
 	VERBOSE = args.verbose
 	arch = args.arch
 	cfg = ARCHES[arch]
