@@ -10,7 +10,8 @@
  * quic_server_handshake() (PSK), and, once every connection is up, one
  * thread that poll()s all of them and echoes each stream back. Each client
  * process, on side 0, opens its share of the connections one after the
- * other and keeps them all open; when every client reports its share
+ * other and keeps them all open (SO_KEEPALIVE: opening them all takes
+ * longer than the idle timeout under emulation); when every client reports its share
  * open, the parent counts the server's established connections in
  * /proc/net/quic/conns and lets the clients send: 4 KiB with FIN on
  * stream 0 of each connection, read back and compared. The clients then
@@ -221,7 +222,7 @@ static int client_main(int k, int to_parent, int from_parent)
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(PORT) };
 	static int fds[PER_CLIENT];
 	uint8_t *msg = malloc(MSG_LEN), *back = malloc(MSG_LEN + 1);
-	int i, ok = 0, ret;
+	int i, ok = 0, ret, one = 1;
 	char go;
 
 	if (!msg || !back || netns_enter(&pair, 0))
@@ -232,6 +233,11 @@ static int client_main(int k, int to_parent, int from_parent)
 		if (fds[i] < 0)
 			return 2;
 		sock_timeouts(fds[i], TIMEO_S);
+		/* Opening all 500 takes longer than the 30 s idle timeout
+		 * under emulation: the first ones keep themselves alive.
+		 */
+		if (setsockopt(fds[i], SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)))
+			return 2;
 		if (connect(fds[i], (struct sockaddr *)&sin, sizeof(sin))) {
 			ktap_diag("client %d: connect %d: %s", k, i, errno_name(errno));
 			return 2;
@@ -386,6 +392,7 @@ int main(int argc, char **argv)
 		if (!clients[i])
 			_exit(client_main(i, to_parent[1], from_parent[i][0]));
 	}
+	close(to_parent[1]);	/* a client that dies ends the read below */
 	for (i = 0; i < CLIENTS; i++)
 		if (read(to_parent[0], &c, 1) == 1 && c == 'o')
 			opened++;
