@@ -320,12 +320,14 @@ static int server_conns(void)
 	return n;
 }
 
-/* Wait up to @secs for what @now() reads to come back to @want. */
+/* Wait up to @secs for what @now() reads to come back to @want or below
+ * (sockets of an earlier test may still be lingering at the baseline).
+ */
 static int settle(int (*read_now)(void), int want, int secs)
 {
 	int v = read_now(), i;
 
-	for (i = 0; v != want && i < secs * 10; i++) {
+	for (i = 0; v > want && i < secs * 10; i++) {
 		usleep(100000);
 		v = read_now();
 	}
@@ -425,10 +427,11 @@ int main(int argc, char **argv)
 	/* Closing connections linger through their closing period. */
 	i = settle(quic_sockets, sockets_before, 30);
 	t3 = now();
-	ktap_result(i == sockets_before, "QUIC sockets back to the baseline of %d (now %d)",
-		    sockets_before, i);
+	ktap_result(i >= 0 && i <= sockets_before,
+		    "QUIC sockets back to the baseline of %d (now %d)", sockets_before, i);
 	i = settle(module_refcnt, refcnt_before, 10);
-	ktap_result(i == refcnt_before, "module refcount back to %d (now %d)", refcnt_before, i);
+	ktap_result(i >= 0 && i <= refcnt_before, "module refcount back to %d (now %d)",
+		    refcnt_before, i);
 	ktap_diag("handshakes %.1f s, transfers %.1f s, teardown %.1f s", t1 - t0, t2 - t1,
 		  t3 - t2);
 	netns_pair_destroy(&pair);

@@ -459,11 +459,12 @@ int main(int argc, char **argv)
 	 * every one of them must be gone, with its module reference.
 	 */
 	after = module_refcnt();
-	for (i = 0; after != before && i < 300; i++) {
+	for (i = 0; after > before && i < 300; i++) {
 		usleep(100000);
 		after = module_refcnt();
 	}
-	ktap_result(after == before,
+	/* At most: sockets of an earlier test may have lingered at the start. */
+	ktap_result(after >= 0 && after <= before,
 		    "every socket of the test is freed: module refcount %d again (%d)", before,
 		    after);
 	return ktap_finish();
