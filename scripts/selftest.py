@@ -767,7 +767,7 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names, peer):
 		  'rcupdate.rcu_cpu_stall_timeout=300',
 		  'selftests=' + ','.join(names), f'selftest_timeout={args.test_timeout}']
 	append += cfg['append']
-	if args.stress:
+	if getattr(args, 'stress', False):
 		append.append('quic_stress=1')
 	if peer:
 		append += peer.cmdline()
@@ -808,8 +808,10 @@ def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
 	cmd = qemu_command(arch, cfg, obj, image, rundir, args, names, peer)
 	with open(os.path.join(rundir, 'qemu.cmd'), 'w') as f:
 		f.write(' '.join(cmd) + '\n')
-	# --stress: every program may take its whole (raised) limit.
-	timeout = args.timeout or cfg['timeout'] + (args.test_timeout if args.stress else 0)
+	# --stress: every program may take its whole (raised) limit. Callers
+	# other than main() (scripts/interop.py) have no stress attribute.
+	stress = getattr(args, 'stress', False)
+	timeout = args.timeout or cfg['timeout'] + (args.test_timeout if stress else 0)
 	log(f'selftest: booting {cfg["qemu"]} (TCG, timeout {timeout} s); '
 	    f'logs in {os.path.relpath(rundir, ROOT)}/')
 
