@@ -23,11 +23,12 @@ struct sock;
  * struct quic_skb_cb - what the receive path notes in a datagram's skb->cb
  * @peer: the address it came from
  * @ecn: ECN codepoint of its IP header
+ * @backlog: it waited in the socket backlog (counted as decrypted from it)
  */
 struct quic_skb_cb {
 	union quic_addr peer;
 	u8 ecn;
-	u8 backlog;	/* waited in the socket backlog */
+	u8 backlog;
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))
