@@ -140,8 +140,8 @@ static bool quic_close_long_layout(const struct quic_connection_close *opt, u32 
  */
 int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
+	const u32 off = offsetof(struct quic_connection_close, phrase);
 	struct quic_close_info info = { .app = 1, .set = 1 };
-	u32 off = offsetof(struct quic_connection_close, phrase);
 	struct quic_connection_close *opt;
 	const u8 *phrase;
 	u32 len;

@@ -922,21 +922,10 @@ static struct kunit_case rx_fuzz_cases[] = {
 	{}
 };
 
-static int rx_fuzz_suite_init(struct kunit_suite *suite)
-{
-	return quic_kunit_loopback_up();
-}
-
-static void rx_fuzz_suite_exit(struct kunit_suite *suite)
-{
-	quic_path_flush();
-	quic_kunit_loopback_down();
-}
-
 static struct kunit_suite rx_fuzz_suite = {
 	.name = "quic_rx_fuzz",
-	.suite_init = rx_fuzz_suite_init,
-	.suite_exit = rx_fuzz_suite_exit,
+	.suite_init = quic_kunit_net_suite_init,
+	.suite_exit = quic_kunit_net_suite_exit,
 	.test_cases = rx_fuzz_cases,
 };
 

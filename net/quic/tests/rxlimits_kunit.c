@@ -549,17 +549,6 @@ static void lim_amplification_is_three_times_the_received(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sent, 3 * rcvd);
 }
 
-static int lim_suite_init(struct kunit_suite *suite)
-{
-	return quic_kunit_loopback_up();
-}
-
-static void lim_suite_exit(struct kunit_suite *suite)
-{
-	quic_path_flush();
-	quic_kunit_loopback_down();
-}
-
 static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_crypto_far_ahead_is_crypto_buffer_exceeded),
 	KUNIT_CASE(lim_ack_range_count_beyond_the_packet_is_frame_encoding_error),
@@ -578,8 +567,8 @@ static struct kunit_case lim_cases[] = {
 
 static struct kunit_suite lim_suite = {
 	.name = "quic_rx_limits",
-	.suite_init = lim_suite_init,
-	.suite_exit = lim_suite_exit,
+	.suite_init = quic_kunit_net_suite_init,
+	.suite_exit = quic_kunit_net_suite_exit,
 	.test_cases = lim_cases,
 };
 

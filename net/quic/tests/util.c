@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
 
+#include "../path.h"
 #include "util.h"
 
 KUNIT_DEFINE_ACTION_WRAPPER(quic_kunit_sock_release, sock_release, struct socket *);
@@ -103,4 +104,28 @@ void quic_kunit_loopback_down(void)
 	dev_close(init_net.loopback_dev);
 	rtnl_unlock();
 	quic_kunit_lo_opened = false;
+}
+
+/**
+ * quic_kunit_net_suite_init - suite_init of a suite with live connections
+ * @suite: the suite
+ *
+ * Return: what quic_kunit_loopback_up() returns
+ */
+int quic_kunit_net_suite_init(struct kunit_suite *suite)
+{
+	return quic_kunit_loopback_up();
+}
+
+/**
+ * quic_kunit_net_suite_exit - suite_exit of a suite with live connections
+ * @suite: the suite
+ *
+ * The UDP tunnels the suite's sockets left are released, then loopback
+ * goes down if quic_kunit_net_suite_init() brought it up.
+ */
+void quic_kunit_net_suite_exit(struct kunit_suite *suite)
+{
+	quic_path_flush();
+	quic_kunit_loopback_down();
 }

@@ -14,5 +14,7 @@ void quic_kunit_addr4(void *addr, const char *ip, u16 port);
 void quic_kunit_addr6(void *addr, const char *ip, u16 port);
 int quic_kunit_loopback_up(void);
 void quic_kunit_loopback_down(void);
+int quic_kunit_net_suite_init(struct kunit_suite *suite);
+void quic_kunit_net_suite_exit(struct kunit_suite *suite);
 
 #endif /* __net_quic_tests_util_h__ */
