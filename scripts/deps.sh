@@ -15,6 +15,7 @@ PKGS=(
 	qemu-system-x86 qemu-system-arm
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	libgnutls28-dev gnutls-bin pkg-config valgrind libnghttp3-dev groff-base
+	libnl-3-dev libnl-genl-3-dev libkeyutils-dev
 )
 
 missing=()
