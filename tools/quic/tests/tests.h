@@ -12,5 +12,7 @@ int test_url_count(void);
 void test_url(void);
 int test_proto_count(void);
 void test_proto(const char *scratch);
+int test_hsd_count(void);
+void test_hsd(void);
 
 #endif /* __QUIC_TOOLS_TESTS_H__ */
