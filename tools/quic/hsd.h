@@ -4,7 +4,8 @@
  *
  * hsd_conf.c and hsd_nl.c do no I/O beyond the FILE or netlink message
  * they are handed, so the host tests (tests/test_hsd.c) exercise them
- * directly.
+ * directly; quic-handshaked.c (the daemon: options, netlink sockets,
+ * children) and hsd_child.c (one handshake) use them.
  */
 
 #ifndef __QUIC_TOOLS_HSD_H__
@@ -71,5 +72,11 @@ struct hsd_request {
 int hsd_parse_accept(struct nlmsghdr *nlh, struct hsd_request *req);
 struct nl_msg *hsd_done_msg(int family, int fd, unsigned int status,
 			    const int32_t *auth, unsigned int nauth);
+
+/* ---- quic-handshaked.c: logging; hsd_child.c: one request ---- */
+
+void hsd_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hsd_child_run(const struct hsd_opts *o, int family, const struct hsd_request *req)
+	__attribute__((noreturn));
 
 #endif /* __QUIC_TOOLS_HSD_H__ */

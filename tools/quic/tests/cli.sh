@@ -4,22 +4,26 @@
 # Command-line tests of quic-server and quic-client on the host: --help
 # documents every option, bad arguments exit 2, and with no QUIC socket
 # available both fail cleanly (exit 1, a message; under valgrind, no
-# error and no leak). Every program runs with tests/nosock.so preloaded,
-# which refuses socket(IPPROTO_QUIC) before the kernel sees it: nothing
-# here can load the QUIC module.
+# error and no leak). quic-handshaked: --help documents every option, bad
+# arguments and bad config files exit 1, and a good configuration gets as
+# far as netlink, then fails cleanly. Every program runs with
+# tests/nosock.so preloaded, which refuses socket(IPPROTO_QUIC) and
+# generic netlink sockets before the kernel sees them: nothing here can
+# load the QUIC module or take a handshake request of the host's.
 #
 #   sh tests/cli.sh OUTPUT-DIR    (the programs and tests/nosock.so)
 
 out=${1:?usage: cli.sh OUTPUT-DIR}
 server=$out/quic-server
 client=$out/quic-client
+hsd=$out/quic-handshaked
 preload=$out/tests/nosock.so
 work=$out/tests/work/cli
 pass=0
 fail=0
 n=0
 
-if ! [ -x "$server" ] || ! [ -x "$client" ] || ! [ -f "$preload" ]; then
+if ! [ -x "$server" ] || ! [ -x "$client" ] || ! [ -x "$hsd" ] || ! [ -f "$preload" ]; then
 	echo "cli.sh: build first (make OUTPUT=$out)" >&2
 	exit 2
 fi
@@ -70,6 +74,14 @@ for opt in --alpn --ca --insecure --version --cipher --psk --keylog --key-update
 	result $((st + $?)) "quic-client --help documents $opt"
 done
 
+for opt in "-f, --foreground" "-c, --config" --cert --key --ca --timeout "-v, --verbose" \
+	   --syslog "-h, --help"; do
+	LD_PRELOAD=$preload "$hsd" --help > "$work/help" 2>&1
+	st=$?
+	grep -q -e "$opt " "$work/help"
+	result $((st + $?)) "quic-handshaked --help documents $opt"
+done
+
 s="--listen 127.0.0.1:4433 --root $work/www"
 x509="--cert $work/cert.pem --key $work/key.pem"
 # shellcheck disable=SC2086
@@ -117,6 +129,35 @@ expect 2 "quic-client: unreadable --ca" "$client" --output "$work/dl" --ca "$wor
 expect 2 "quic-client: unreadable --psk" "$client" --output "$work/dl" --psk "$work/none" $u
 }
 
+printf '# test\ncert = %s\nkey = %s\n\nca = %s\ntimeout = 5000\n' "$work/cert.pem" \
+	"$work/key.pem" "$work/cert.pem" > "$work/good.conf"
+printf 'cert = /c.pem\nsecret = x\n' > "$work/unknown.conf"
+printf 'cert /c.pem\n' > "$work/noeq.conf"
+printf 'cert = %s\n' "$work/cert.pem" > "$work/certonly.conf"
+: > "$work/empty.conf"
+expect 1 "quic-handshaked: unknown option" "$hsd" -f --bogus
+expect 1 "quic-handshaked: missing option argument" "$hsd" -f --timeout
+expect 1 "quic-handshaked: stray argument" "$hsd" -f extra
+expect 1 "quic-handshaked: --timeout not a number" "$hsd" -f --timeout 5s
+expect 1 "quic-handshaked: --timeout 0" "$hsd" -f --timeout 0
+expect 1 "quic-handshaked: --cert without --key" "$hsd" -f -c "$work/empty.conf" \
+	--cert "$work/cert.pem"
+expect 1 "quic-handshaked: --key with an empty name" "$hsd" -f -c "$work/good.conf" --key ""
+expect 1 "quic-handshaked: cert without key in the config file" "$hsd" -f \
+	-c "$work/certonly.conf"
+expect 1 "quic-handshaked: missing -c file" "$hsd" -f -c "$work/none.conf"
+grep -q "none.conf: No such file" "$work/stderr"
+result $? "quic-handshaked: names the missing config file"
+expect 1 "quic-handshaked: unknown key in the config file" "$hsd" -f --config "$work/unknown.conf"
+grep -q "unknown.conf: line 2: unknown key 'secret'" "$work/stderr"
+result $? "quic-handshaked: names the line and the key"
+expect 1 "quic-handshaked: config line without '='" "$hsd" -f -c "$work/noeq.conf"
+expect 0 "quic-handshaked: --help after a good config" "$hsd" -c "$work/good.conf" --help
+# A good configuration is taken; without generic netlink the daemon stops.
+expect 1 "quic-handshaked: no generic netlink" "$hsd" -f -v -c "$work/good.conf" --timeout 100
+grep -q "netlink" "$work/stderr" && ! grep -q "config" "$work/stderr"
+result $? "quic-handshaked: says netlink failed, not the config"
+
 # No QUIC socket: the server cannot start, the client fails every file.
 expect 1 "quic-server: no IPPROTO_QUIC socket" "$server" --listen 127.0.0.1:4433 \
 	--root "$work/www" --psk "$work/psk.txt"
@@ -141,6 +182,12 @@ if command -v valgrind > /dev/null; then
 	# shellcheck disable=SC2086
 	expect 2 "valgrind quic-client: bad arguments are clean" $vg "$client" \
 		--output "$work/dl" https://h/ok.bin http://bad/
+	# shellcheck disable=SC2086
+	expect 1 "valgrind quic-handshaked: the netlink failure path is clean" $vg "$hsd" \
+		-f -c "$work/good.conf"
+	# shellcheck disable=SC2086
+	expect 1 "valgrind quic-handshaked: a bad config file is clean" $vg "$hsd" \
+		-f -c "$work/unknown.conf" --cert "$work/cert.pem"
 fi
 
 echo "1..$n"
