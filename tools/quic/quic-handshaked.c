@@ -238,6 +238,26 @@ static int load_config(const char *path, struct hsd_opts *o)
 	return 0;
 }
 
+/* A relative file name made absolute: the daemon leaves its directory. */
+static int absolute(char **path)
+{
+	char *cwd, *abs;
+	int n;
+
+	if (!*path || **path == '/')
+		return 0;
+	cwd = getcwd(NULL, 0);
+	n = cwd ? asprintf(&abs, "%s/%s", cwd, *path) : -1;
+	free(cwd);
+	if (n < 0) {
+		fprintf(stderr, "%s: %s: %s\n", HSD_PROG, *path, strerror(errno));
+		return 1;
+	}
+	free(*path);
+	*path = abs;
+	return 0;
+}
+
 /* Settings from the config file and the command line. Returns 0 or 1. */
 static int configure(struct cli *c, struct hsd_opts *o)
 {
@@ -246,6 +266,8 @@ static int configure(struct cli *c, struct hsd_opts *o)
 	hsd_opts_merge(o, &c->opts);
 	if (!o->cert != !o->key)
 		return bad_usage("%s", "a certificate and its key go together (cert and key)");
+	if (absolute(&o->cert) || absolute(&o->key) || absolute(&o->ca))
+		return 1;
 	if (!o->timeout_ms)
 		o->timeout_ms = HSD_DEFAULT_TIMEOUT_MS;
 	return 0;
