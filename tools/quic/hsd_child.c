@@ -120,28 +120,29 @@ static int arm_timeout(struct job *j)
 	return 0;
 }
 
-/* Report @status (a positive errno, 0: success) unless the timer did. */
-static void complete(struct job *j, unsigned int status)
+/*
+ * Report the outcome @ret (0 or a negative errno) unless the timer did.
+ * Returns the status the kernel got: a positive errno, 0 for success.
+ */
+static unsigned int complete(struct job *j, int ret)
 {
+	unsigned int status;
 	struct nl_msg *msg;
 	sigset_t set;
-	int ret;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGALRM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if (done_sent)
-		return;
+		return ETIMEDOUT;
 	done_sent = 1;
 	set_timer(0);
-	msg = hsd_done_msg(j->family, j->req->fd, status, &j->remote_auth, 1);
-	if (!msg) {
-		hsd_log(LOG_ERR, "HANDSHAKE_CMD_DONE: out of memory");
-		return;
-	}
-	ret = nl_send_sync(j->sk, msg);
+	status = hsd_done_status(ret);
+	msg = hsd_done_msg(j->family, j->req->fd, status, &j->remote_auth, status ? 0 : 1);
+	ret = msg ? nl_send_sync(j->sk, msg) : -NLE_NOMEM;
 	if (ret < 0)
 		hsd_log(LOG_ERR, "HANDSHAKE_CMD_DONE refused: %s", nl_geterror(ret));
+	return status;
 }
 
 /* The socket is a QUIC one? Returns 0 or a negative errno. */
@@ -487,8 +488,7 @@ void hsd_child_run(const struct hsd_opts *o, int family, const struct hsd_reques
 		ret = check_protocol(req->fd);
 	if (!ret)
 		ret = handshake(&j);
-	status = timed_out ? ETIMEDOUT : hsd_done_status(ret);
-	complete(&j, status);
+	status = complete(&j, ret);
 	log_outcome(&j, status);
 	close(req->fd);
 	nl_socket_free(j.sk);
