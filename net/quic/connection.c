@@ -691,7 +691,10 @@ static struct sock *quic_conn_alloc_child(struct sock *sk, bool kern)
 	newsk->sk_type = sk->sk_type;
 	newsk->sk_protocol = IPPROTO_QUIC;
 	newsk->sk_backlog_rcv = sk->sk_prot->backlog_rcv;
-	newsk->sk_destruct = sk->sk_destruct;
+	/* Never the listener's: net/handshake wraps the destructor of a
+	 * socket with a pending request, and that wrapper is not ours to copy.
+	 */
+	newsk->sk_destruct = inet_sock_destruct;
 	newsk->sk_bound_dev_if = sk->sk_bound_dev_if;
 	newsk->sk_mark = READ_ONCE(sk->sk_mark);
 	newsk->sk_rcvtimeo = sk->sk_rcvtimeo;
