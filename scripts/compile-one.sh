@@ -17,12 +17,15 @@ export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
 exec 9>"$ROOT/.build/check.lock"
 flock 9
 
-if [ ! -f "$OBJ/.config" ] || ! grep -q '^CONFIG_IP_QUIC_KUNIT_TEST=y' "$OBJ/.config"; then
+if [ ! -f "$OBJ/.config" ] || ! grep -q '^CONFIG_IP_QUIC_KUNIT_TEST=y' "$OBJ/.config" ||
+   ! grep -q '^CONFIG_IP_QUIC_SAMPLE=m' "$OBJ/.config"; then
 	mkdir -p "$OBJ"
-	# Same configuration as the x86_64 KUnit kernel.
+	# The x86_64 KUnit kernel's configuration plus the sample module
+	# (a kernel consumer through net/handshake), so that it is checked too.
 	make -s -C "$TREE" O="$OBJ" ARCH=x86_64 defconfig >/dev/null
+	echo CONFIG_IP_QUIC_SAMPLE=m > "$OBJ/sample.config"
 	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" \
-		"$ROOT/kunitconfig" >/dev/null
+		"$ROOT/kunitconfig" "$OBJ/sample.config" >/dev/null
 	make -s -C "$TREE" O="$OBJ" ARCH=x86_64 olddefconfig >/dev/null
 fi
 

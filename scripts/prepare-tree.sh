@@ -65,8 +65,10 @@ glue include/uapi/linux/in.h '/^#define IPPROTO_SMC[[:space:]]/a\
 #define IPPROTO_QUIC		IPPROTO_QUIC'
 glue include/linux/socket.h '/^#define SOL_VSOCK[[:space:]]*287/a\
 #define SOL_QUIC	288'
+# net/handshake is built for its consumers: the QUIC sample is one.
 glue net/Kconfig '/^source "net\/sctp\/Kconfig"/i\
-source "net/quic/Kconfig"'
+source "net/quic/Kconfig"
+s/^\(\tdepends on SUNRPC || NVME_TARGET_TCP || NVME_TCP\)$/\1 || IP_QUIC_SAMPLE/'
 glue net/Makefile '/^obj-\$(CONFIG_IP_SCTP)/i\
 obj-$(CONFIG_IP_QUIC)		+= quic/'
 
