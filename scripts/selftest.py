@@ -18,7 +18,8 @@
 #    and an initramfs: busybox from Debian's busybox-static (apt-get
 #    download + dpkg -x), the modules, the programs (dynamic ones with their
 #    loader and libraries) and, for handshake, fresh test credentials made
-#    with certtool in /tests/certs; for netem, tc (iproute2) in /sbin;
+#    with certtool in /tests/certs; for netem, tc (iproute2) in /sbin; for kconsumer, tools/quic's
+#    quic-server, quic-client and quic-handshaked in /tests;
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
 #    the guest NIC is recorded to run/eth0.pcap (or --pcap), and when the
@@ -62,6 +63,13 @@ GNUTLS_DEBS = ['libgnutls30', 'libgnutls28-dev', 'libgmp10', 'libhogweed6', 'lib
 # libmnl, libbsd, libcap, libxtables, and libz and libmd below them).
 TC_DEBS = ['iproute2', 'libbpf1', 'libelf1', 'libmnl0', 'libbsd0', 'libmd0', 'libcap2',
 	   'libxtables12', 'zlib1g']
+# The kconsumer test runs tools/quic's quic-server, quic-client and
+# quic-handshaked in the guest: for another arch, the packages of the
+# libraries they link beyond GnuTLS (nghttp3, libnl, libkeyutils).
+TOOLS_DEBS = ['libnghttp3-3', 'libnghttp3-dev', 'libnl-3-200', 'libnl-3-dev',
+	      'libnl-genl-3-200', 'libnl-genl-3-dev', 'libkeyutils1', 'libkeyutils-dev']
+TOOLS = os.path.join(ROOT, 'tools', 'quic')
+TOOL_PROGS = ('quic-server', 'quic-client', 'quic-handshaked')
 # --stress: the guest's quic_stress=1 (netem runs every impairment with
 # both controllers) and at least this long per program, seconds.
 STRESS_TEST_TIMEOUT = 3600
@@ -88,7 +96,8 @@ ARCHES = {
 		'append': ['acpi=noirq'],
 		'virtio': 'pci',
 		'packages': ['libc6-dev', 'g++', 'qemu-system-x86', 'libgnutls28-dev',
-			     'pkg-config', 'gnutls-bin'],
+			     'pkg-config', 'gnutls-bin', 'libnghttp3-dev', 'libnl-3-dev',
+			     'libnl-genl-3-dev', 'libkeyutils-dev'],
 		'target_debs': [],
 		'tc_debs': [],
 		# KASAN, lockdep and kmemleak under TCG: slow, but well below this.
@@ -438,6 +447,31 @@ def add_tc(arch, cfg, root, sysroots):
 		copy_with_libs('/sbin/tc', '/sbin', root, cfg, sysroots)
 
 
+def add_tools(cfg, obj, root, sysroot):
+	"""tools/quic's programs in /tests of the image at @root, with their libraries.
+
+	A native build uses the host's libraries (pkg-config); a cross build
+	the target's, unpacked into @sysroot (TOOLS_DEBS next to GnuTLS's).
+	"""
+	out = os.path.join(obj, 'tools')
+	cmd = ['make', '-s', '-C', TOOLS, f'OUTPUT={out}', '-j2']
+	sysroots = []
+	if cfg['cross']:
+		fetch_debs(cfg['deb_arch'], TOOLS_DEBS, sysroot)
+		ma = cfg['multiarch']
+		libdirs = [os.path.join(sysroot, 'usr', 'lib', ma), os.path.join(sysroot, 'lib', ma)]
+		inc = os.path.join(sysroot, 'usr', 'include')
+		cmd += [f'CC={cfg["cross"]}gcc',
+			f'SYSROOT_CFLAGS=-isystem {inc} -isystem {inc}/libnl3 -isystem {inc}/{ma}',
+			'SYSROOT_LIBS=' + ' '.join([f'-L{d} -Wl,-rpath-link,{d}' for d in libdirs] +
+						   ['-lgnutls', '-lnghttp3'])]
+		sysroots = [sysroot]
+	run(cmd + [os.path.join(out, p) for p in TOOL_PROGS])
+	for prog in TOOL_PROGS:
+		copy_with_libs(os.path.join(out, prog), '/tests', root, cfg, sysroots)
+		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', prog)])
+
+
 def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	"""Test programs, busybox, modules and /init in a cpio archive; returns its path.
 
@@ -482,10 +516,13 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', name)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
-	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse'} & set(names):
+	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse',
+	    'kconsumer'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
 	if 'netem' in names:
 		add_tc(arch, cfg, root, sysroots)
+	if 'kconsumer' in names:
+		add_tools(cfg, obj, root, sysroot)
 	if extra:
 		extra(root, sysroots)
 
