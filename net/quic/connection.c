@@ -1308,6 +1308,10 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 
 	*quic_remote_param(sk) = params->tp;
 	qs->remote_param_set = 1;
+	/* Both ends asked for it: short header packets go unprotected. */
+	quic_crypto_set_plain_1rtt(quic_crypto(sk, QUIC_CRYPTO_APP),
+				   params->tp.disable_1rtt_encryption &&
+				   quic_local_param(sk)->disable_1rtt_encryption);
 	/* RFC 9000 Section 10.3: the token of the server's handshake ID. */
 	if (!serv && params->tp.stateless_reset)
 		quic_conn_id_set_token(quic_dest(sk), 0, params->reset_token);

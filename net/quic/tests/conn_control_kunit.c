@@ -948,6 +948,79 @@ static void ctl_grease_quic_bit_randomizes_the_fixed_bit(struct kunit *test)
 	KUNIT_EXPECT_GT(test, atomic_read(&ctl_fixed[1]), 0);
 }
 
+static const char ctl_marker[] = "disable_1rtt_encryption: in the clear";
+static atomic_t ctl_clear, ctl_short;
+
+/* Count the short header datagrams, and those showing ctl_marker. */
+static bool ctl_find_marker(struct sock *sk, struct sk_buff *skb)
+{
+	unsigned int n = sizeof(ctl_marker) - 1, len = skb_headlen(skb), i;
+
+	if (skb->data[0] & QUIC_HDR_FORM_LONG)
+		return false;
+	atomic_inc(&ctl_short);
+	for (i = 0; i + n <= len; i++) {
+		if (!memcmp(skb->data + i, ctl_marker, n)) {
+			atomic_inc(&ctl_clear);
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * disable_1rtt_encryption (@who: bit 0 the listener sends it, bit 1 the
+ * client): only when both sent it do 1-RTT packets travel unprotected;
+ * the stream arrives intact either way.
+ */
+static void ctl_plain_1rtt(struct kunit *test, u8 who, u16 port)
+{
+	struct conn_pair p = { .plain_1rtt = who };
+	size_t len = 40000, i, n = sizeof(ctl_marker) - 1;
+	bool both = who == 3, plain;
+	u8 *data;
+
+	data = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	for (i = 0; i < len; i++)
+		data[i] = ctl_marker[i % n];
+	conn_handshake(test, ctl_v4, port, &p);
+	lock_sock(p.client->sk);
+	plain = quic_crypto(p.client->sk, QUIC_CRYPTO_APP)->plain_1rtt;
+	release_sock(p.client->sk);
+	KUNIT_EXPECT_EQ(test, plain, both);
+	lock_sock(p.server->sk);
+	plain = quic_crypto(p.server->sk, QUIC_CRYPTO_APP)->plain_1rtt;
+	release_sock(p.server->sk);
+	KUNIT_EXPECT_EQ(test, plain, both);
+
+	atomic_set(&ctl_clear, 0);
+	atomic_set(&ctl_short, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ctl_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, ctl_find_marker);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       data, len), len);
+	conn_expect_stream(test, p.server, 0, data, len);
+	ctl_round_trip(test, &p, 4);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
+	KUNIT_EXPECT_GT(test, atomic_read(&ctl_short), 0);
+	if (both)
+		KUNIT_EXPECT_GT(test, atomic_read(&ctl_clear), 0);
+	else
+		KUNIT_EXPECT_EQ(test, atomic_read(&ctl_clear), 0);
+}
+
+static void ctl_disable_1rtt_encryption_by_both_sends_plaintext(struct kunit *test)
+{
+	ctl_plain_1rtt(test, 3, 63125);
+}
+
+static void ctl_disable_1rtt_encryption_by_one_side_keeps_protection(struct kunit *test)
+{
+	ctl_plain_1rtt(test, 2, 63126);
+	ctl_plain_1rtt(test, 1, 63127);
+}
+
 static int ctl_udp_recv(struct socket *udp, u8 *buf, size_t len)
 {
 	struct kvec iov = { .iov_base = buf, .iov_len = len };
@@ -1145,6 +1218,8 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_ecn_validates_over_loopback),
 	KUNIT_CASE(ctl_client_moves_to_a_new_local_address),
 	KUNIT_CASE(ctl_grease_quic_bit_randomizes_the_fixed_bit),
+	KUNIT_CASE(ctl_disable_1rtt_encryption_by_both_sends_plaintext),
+	KUNIT_CASE(ctl_disable_1rtt_encryption_by_one_side_keeps_protection),
 	KUNIT_CASE(ctl_gone_connection_gets_a_stateless_reset),
 	KUNIT_CASE(ctl_stateless_resets_are_rate_limited),
 	KUNIT_CASE_SLOW(ctl_peer_of_a_vanished_server_is_reset),

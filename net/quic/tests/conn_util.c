@@ -275,6 +275,19 @@ static void conn_grease(struct kunit *test, struct socket *sock)
 						     sizeof(prm)), 0);
 }
 
+/* Set disable_1rtt_encryption in the transport parameters of @sock. */
+static void conn_plain_1rtt(struct kunit *test, struct socket *sock)
+{
+	struct quic_transport_param prm = {};
+	unsigned int len = sizeof(prm);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     &len), 0);
+	prm.disable_1rtt_encryption = 1;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+						     sizeof(prm)), 0);
+}
+
 /**
  * conn_limit_streams - set our max_streams_bidi and max_streams_uni
  * @test: the case
@@ -357,6 +370,10 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		conn_grease(test, p->lsock);
 		conn_grease(test, p->client);
 	}
+	if (p->plain_1rtt & 1)
+		conn_plain_1rtt(test, p->lsock);
+	if (p->plain_1rtt & 2)
+		conn_plain_1rtt(test, p->client);
 	if (p->validate_peer_address || p->listen_version) {
 		struct quic_config lcfg = { .validate_peer_address = p->validate_peer_address,
 					    .version = p->listen_version };

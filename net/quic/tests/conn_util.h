@@ -34,6 +34,8 @@ struct conn_case {
  * @listen_version: the listener's configured version (0: v1), preferred
  *	in compatible version negotiation.
  * @grease: both ends send grease_quic_bit (RFC 9287).
+ * @plain_1rtt: who sends disable_1rtt_encryption: bit 0 the listener,
+ *	bit 1 the client.
  * @client_token: an address validation token the client presents.
  * @client_token_len: its length.
  * @client_keepalive: the client's keepalive_probe_interval (microseconds,
@@ -54,6 +56,7 @@ struct conn_pair {
 	u8 validate_peer_address;
 	u32 listen_version;
 	u8 grease;
+	u8 plain_1rtt;
 	u8 *client_token;
 	u32 client_token_len;
 	u32 client_keepalive;
