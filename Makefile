@@ -3,12 +3,14 @@
 # Top-level targets of the QUIC repository. The kernel tree and every build
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
-.PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop static prepare help
+.PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop bench static prepare help
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
 ARCH ?= x86_64
 T ?=
+# make bench ARCH=x86_64|arm64 [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
+BENCH_ARGS ?=
 # make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers
 PEER ?= ngtcp2
 
@@ -22,6 +24,7 @@ help:
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
+	@echo "make bench        throughput of QUIC, TCP and kTLS in one guest, no debug kernel (ARCH=, BENCH_ARGS=)"
 	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
 	@echo "make prepare      install packages and prepare .build/linux"
 
@@ -46,6 +49,9 @@ selftest:
 
 stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
+
+bench:
+	./scripts/bench.py --arch=$(ARCH) $(BENCH_ARGS)
 
 interop:
 	./scripts/interop.py --peer=$(PEER) --arch=$(ARCH)

@@ -271,8 +271,12 @@ def kmake(arch, cfg, obj, *targets, quiet=True):
 	return run(cmd + list(targets), env=env)
 
 
-def build_kernel(arch, cfg, obj):
-	"""Configure and build the kernel and modules; returns the module tree."""
+def build_kernel(arch, cfg, obj, fragments=None):
+	"""Configure and build the kernel and modules; returns the module tree.
+
+	@fragments: the configuration fragments (file names in the selftest
+	directory) merged in order; default "config" and "config.<arch>".
+	"""
 	# A re-extracted source tree makes the old objects stale.
 	tree_stamp = os.path.join(TREE, '.quic-source-stamp')
 	obj_stamp = os.path.join(obj, '.quic-source-stamp')
@@ -284,10 +288,11 @@ def build_kernel(arch, cfg, obj):
 	with open(obj_stamp, 'w') as f:
 		f.write(src)
 
-	fragment = open(os.path.join(TESTS, 'config')).read()
-	arch_frag = os.path.join(TESTS, 'config.' + arch)
-	if os.path.exists(arch_frag):
-		fragment += open(arch_frag).read()
+	fragment = ''
+	for name in fragments or ('config', 'config.' + arch):
+		path = os.path.join(TESTS, name)
+		if os.path.exists(path):
+			fragment += open(path).read()
 	opts = parse_fragment(fragment)
 	dotconfig = os.path.join(obj, '.config')
 	saved = os.path.join(obj, '.selftest-fragment')
@@ -517,7 +522,7 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
 	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse',
-	    'kconsumer'} & set(names):
+	    'kconsumer', 'perf'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
 	if 'netem' in names:
 		add_tc(arch, cfg, root, sysroots)
