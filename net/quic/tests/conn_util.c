@@ -262,28 +262,37 @@ void conn_sock_release(void *sock)
 	sock_release(sock);
 }
 
-/* Set grease_quic_bit in the transport parameters of @sock. */
-static void conn_grease(struct kunit *test, struct socket *sock)
+/* Which of our transport parameters conn_tp_set() changes. */
+enum conn_tp {
+	CONN_TP_GREASE,		/* grease_quic_bit, RFC 9287 */
+	CONN_TP_PLAIN_1RTT,	/* disable_1rtt_encryption */
+	CONN_TP_MAX_STREAMS,	/* max_streams_bidi and max_streams_uni */
+	CONN_TP_IDLE_TIMEOUT,	/* max_idle_timeout, microseconds */
+};
+
+/* Set one of our transport parameters on @sock, before listen() or connect(). */
+static void conn_tp_set(struct kunit *test, struct socket *sock, enum conn_tp which, u64 val)
 {
 	struct quic_transport_param prm = {};
 	unsigned int len = sizeof(prm);
 
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
 						     &len), 0);
-	prm.grease_quic_bit = 1;
-	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     sizeof(prm)), 0);
-}
-
-/* Set disable_1rtt_encryption in the transport parameters of @sock. */
-static void conn_plain_1rtt(struct kunit *test, struct socket *sock)
-{
-	struct quic_transport_param prm = {};
-	unsigned int len = sizeof(prm);
-
-	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     &len), 0);
-	prm.disable_1rtt_encryption = 1;
+	switch (which) {
+	case CONN_TP_GREASE:
+		prm.grease_quic_bit = val;
+		break;
+	case CONN_TP_PLAIN_1RTT:
+		prm.disable_1rtt_encryption = val;
+		break;
+	case CONN_TP_MAX_STREAMS:
+		prm.max_streams_bidi = val;
+		prm.max_streams_uni = val;
+		break;
+	case CONN_TP_IDLE_TIMEOUT:
+		prm.max_idle_timeout = val;
+		break;
+	}
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
 						     sizeof(prm)), 0);
 }
@@ -298,28 +307,7 @@ static void conn_plain_1rtt(struct kunit *test, struct socket *sock)
  */
 void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max)
 {
-	struct quic_transport_param prm = {};
-	unsigned int len = sizeof(prm);
-
-	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     &len), 0);
-	prm.max_streams_bidi = max;
-	prm.max_streams_uni = max;
-	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     sizeof(prm)), 0);
-}
-
-/* Set @sock's max_idle_timeout (microseconds) before listen() or connect(). */
-static void conn_idle_timeout(struct kunit *test, struct socket *sock, u32 us)
-{
-	struct quic_transport_param prm = {};
-	unsigned int len = sizeof(prm);
-
-	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     &len), 0);
-	prm.max_idle_timeout = us;
-	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-						     sizeof(prm)), 0);
+	conn_tp_set(test, sock, CONN_TP_MAX_STREAMS, max);
 }
 
 /**
@@ -367,13 +355,13 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	if (p->server_max_streams)
 		conn_limit_streams(test, p->lsock, p->server_max_streams);
 	if (p->grease) {
-		conn_grease(test, p->lsock);
-		conn_grease(test, p->client);
+		conn_tp_set(test, p->lsock, CONN_TP_GREASE, 1);
+		conn_tp_set(test, p->client, CONN_TP_GREASE, 1);
 	}
 	if (p->plain_1rtt & 1)
-		conn_plain_1rtt(test, p->lsock);
+		conn_tp_set(test, p->lsock, CONN_TP_PLAIN_1RTT, 1);
 	if (p->plain_1rtt & 2)
-		conn_plain_1rtt(test, p->client);
+		conn_tp_set(test, p->client, CONN_TP_PLAIN_1RTT, 1);
 	if (p->validate_peer_address || p->listen_version) {
 		struct quic_config lcfg = { .validate_peer_address = p->validate_peer_address,
 					    .version = p->listen_version };
@@ -394,7 +382,7 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 								     sizeof(ev)), 0);
 	}
 	if (p->idle_timeout)
-		conn_idle_timeout(test, p->lsock, p->idle_timeout);
+		conn_tp_set(test, p->lsock, CONN_TP_IDLE_TIMEOUT, p->idle_timeout);
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);
@@ -412,7 +400,7 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 							     p->client_token,
 							     p->client_token_len), 0);
 	if (p->idle_timeout)
-		conn_idle_timeout(test, p->client, p->idle_timeout);
+		conn_tp_set(test, p->client, CONN_TP_IDLE_TIMEOUT, p->idle_timeout);
 	if (p->client_cid_limit || p->client_fixed_version) {
 		struct quic_transport_param prm = {};
 		unsigned int len = sizeof(prm);
