@@ -26,6 +26,10 @@
  *   role=tcp     ask for a client handshake on a TCP socket, which a QUIC
  *                agent must refuse (the load returns the agent's status)
  *
+ * Before the handshake the sockets get their ALPN list, and on request
+ * the QUIC version and max_idle_timeout, with quic_kernel_setsockopt();
+ * after it the client reads both back with quic_kernel_getsockopt().
+ *
  * Authentication: @psk names the key (serial) holding a pre-shared key;
  * without it X.509: the server uses @cert and @privkey (serials, 0: the
  * agent's configured files) and the client verifies the server against
@@ -102,6 +106,14 @@ MODULE_PARM_DESC(reply_size, "server: answer with this many pattern bytes");
 static uint timeout_ms = 15000;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "limit for the handshake and for each wait");
+
+static uint version;
+module_param(version, uint, 0444);
+MODULE_PARM_DESC(version, "QUIC version to use, 1 or 2 (0: the default, 1)");
+
+static uint idle_timeout_ms;
+module_param(idle_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(idle_timeout_ms, "our max_idle_timeout transport parameter (0: default)");
 
 static int fd = -1;
 module_param(fd, int, 0444);
@@ -193,13 +205,88 @@ static int sample_user_socket(struct socket **sockp, struct file **filp)
 	return 0;
 }
 
+static u32 sample_version(void)
+{
+	return version == 2 ? QUIC_VERSION_V2 : QUIC_VERSION_V1;
+}
+
+/*
+ * What a kernel consumer sets before the handshake, with
+ * quic_kernel_setsockopt(): the ALPN list the agent offers, and when asked
+ * the version (QUIC_SOCKOPT_CONFIG) and a transport parameter (read, one
+ * field changed, written back).
+ */
 static int sample_prepare(struct socket *sock)
 {
 	long timeo = msecs_to_jiffies(timeout_ms);
+	struct quic_transport_param prm = {};
+	struct quic_config cfg = {};
+	unsigned int len;
+	int err;
 
 	WRITE_ONCE(sock->sk->sk_rcvtimeo, timeo);
 	WRITE_ONCE(sock->sk->sk_sndtimeo, timeo);
-	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_ALPN, alpn, strlen(alpn));
+	err = quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_ALPN, alpn, strlen(alpn));
+	if (err)
+		return err;
+	if (version) {
+		if (version > 2)
+			return -EINVAL;
+		len = sizeof(cfg);
+		err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONFIG, &cfg, &len);
+		if (err)
+			return err;
+		cfg.version = sample_version();
+		err = quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg));
+		if (err)
+			return err;
+	}
+	if (idle_timeout_ms) {
+		if (idle_timeout_ms > U32_MAX / USEC_PER_MSEC)
+			return -EINVAL;
+		len = sizeof(prm);
+		err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm, &len);
+		if (err)
+			return err;
+		prm.max_idle_timeout = idle_timeout_ms * USEC_PER_MSEC;
+		err = quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
+					     sizeof(prm));
+	}
+	return err;
+}
+
+/*
+ * After the handshake, with quic_kernel_getsockopt(): the version in use,
+ * and (@peer_idle: the peer is our own server, which set the same value)
+ * the peer's max_idle_timeout as its transport parameters announced it.
+ */
+static int sample_check_settings(struct socket *sock, bool peer_idle)
+{
+	struct quic_transport_param prm = { .remote = 1 };
+	struct quic_config cfg = {};
+	unsigned int len = sizeof(cfg);
+	int err;
+
+	err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONFIG, &cfg, &len);
+	if (err)
+		return err;
+	if (version && cfg.version != sample_version()) {
+		pr_info("client: version 0x%08x in use, 0x%08x asked for\n", cfg.version,
+			sample_version());
+		return -EPROTO;
+	}
+	if (!idle_timeout_ms || !peer_idle)
+		return 0;
+	len = sizeof(prm);
+	err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm, &len);
+	if (err)
+		return err;
+	if (prm.max_idle_timeout != idle_timeout_ms * USEC_PER_MSEC) {
+		pr_info("client: the peer's max_idle_timeout is %u us, %u ms expected\n",
+			prm.max_idle_timeout, idle_timeout_ms);
+		return -EPROTO;
+	}
+	return 0;
 }
 
 struct sample_handshake {
@@ -395,6 +482,8 @@ static int sample_client(struct net *net, const struct sample_peer *peer)
 			goto out;
 	}
 	err = sample_handshake(sock, false, "client");
+	if (!err)
+		err = sample_check_settings(sock, !strcmp(role, "loop"));
 	if (err)
 		goto out;
 
