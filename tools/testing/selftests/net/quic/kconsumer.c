@@ -188,11 +188,10 @@ static int agent_starts(int side)
  * family's group (it logs "serving" then): a request made before gets
  * ESRCH, the kernel's answer when no agent listens in the namespace.
  */
-static void agent_start(int side)
+static void agent_start_cert(int side, const char *cert)
 {
 	char *argv[] = { AGENT, "-f", "-v", "--ca", (char *)cert_path("ca.pem"),
-			 "--cert", (char *)cert_path("server.pem"),
-			 "--key", (char *)cert_path("server.key"), NULL };
+			 "--cert", (char *)cert, "--key", (char *)cert_path("server.key"), NULL };
 	int before = agent_starts(side);
 	double deadline = now() + 20;
 
@@ -201,6 +200,11 @@ static void agent_start(int side)
 		usleep(20 * 1000);
 	if (agent_starts(side) == before)
 		ktap_diag("agent %d did not start within 20 s", side);
+}
+
+static void agent_start(int side)
+{
+	agent_start_cert(side, cert_path("server.pem"));
 }
 
 /* Print the end of a log file as diagnostics (after a failure). */
@@ -501,6 +505,27 @@ static void case_kernel_both(bool psk, bool ipv6)
 	}
 }
 
+/*
+ * Settings a kernel consumer makes with quic_kernel_setsockopt() before
+ * the handshake (QUIC v2 in QUIC_SOCKOPT_CONFIG, max_idle_timeout in the
+ * transport parameters) survive the agent's handshake: the client reads
+ * the version in use and the server's parameter back (the module checks).
+ */
+static void case_kernel_settings(void)
+{
+	char params[512];
+	double secs;
+	int rc;
+
+	snprintf(params, sizeof(params),
+		 "role=loop addr=%s port=4465 server_pid=%d psk=%d version=2 idle_timeout_ms=42000 reply_size=5000 expect_size=5000",
+		 addr4[1], agents[1], psk_key);
+	rc = sample_run(0, params, &secs);
+	ktap_result(rc == 0,
+		    "settings made with quic_kernel_setsockopt() hold after the agent's handshake (QUIC v2, max_idle_timeout): %s",
+		    rc ? errno_name(rc) : "ok");
+}
+
 /* Loops whose handshake must fail with an error, never a hang. */
 static void case_failures(void)
 {
@@ -542,6 +567,41 @@ static void case_failures(void)
 
 	rc = sample_run(0, "role=tcp timeout_ms=8000", &secs);
 	expect_errno(rc, EPROTONOSUPPORT, "a handshake request for a TCP socket is refused by the QUIC agent");
+}
+
+/*
+ * The server's agent is configured with a certificate file that is not
+ * there: it must still complete the request, with ENOENT, and the
+ * in-kernel server return that instead of waiting.
+ */
+static void case_missing_cert(void)
+{
+	char url[128];
+	char *argv[] = { CLIENT, "--alpn", "hq-interop", "--timeout", "10", "--output", OUT,
+			 "--ca", (char *)cert_path("ca.pem"), url, NULL };
+	char params[256];
+	pid_t server;
+	double secs;
+	int rc;
+
+	stop(&agents[1]);
+	agent_start_cert(1, "/tests/certs/missing.pem");
+	snprintf(params, sizeof(params), "role=server addr=%s port=4476 timeout_ms=8000",
+		 addr4[1]);
+	secs = now();
+	server = sample_start(1, params, true);
+	if (!listening(4476))
+		ktap_diag("the in-kernel server does not listen on 4476");
+	snprintf(url, sizeof(url), "https://%s:4476/x", SERVER_NAME);
+	wait_exit(spawn(0, "/tmp/kconsumer-client.log", argv));
+	rc = sample_wait(server, NULL);
+	secs = now() - secs;
+	if (!ktap_result(rc == ENOENT && secs < 8,
+			 "the agent's certificate file is missing: the server's request completes with ENOENT (%s after %.2f s)",
+			 rc ? errno_name(rc) : "success", secs))
+		show_log(agent_log(1));
+	stop(&agents[1]);
+	agent_start(1);
 }
 
 /* The agent dies holding a request: the caller returns at its timeout. */
@@ -626,7 +686,7 @@ int main(void)
 	int sockets_before, sockets_after = -1;
 	double deadline;
 
-	ktap_plan(18);
+	ktap_plan(20);
 	if (setup()) {
 		ktap_diag("setup failed: no case can run");
 		return 1;
@@ -644,7 +704,9 @@ int main(void)
 	case_kernel_both(true, true);
 	case_kernel_both(false, false);
 	case_kernel_both(false, true);
+	case_kernel_settings();
 	case_failures();
+	case_missing_cert();
 	case_agent_killed();
 	stop(&agents[0]);
 	stop(&agents[1]);
