@@ -230,8 +230,6 @@ static int sample_prepare(struct socket *sock)
 	if (err)
 		return err;
 	if (version) {
-		if (version > 2)
-			return -EINVAL;
 		len = sizeof(cfg);
 		err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONFIG, &cfg, &len);
 		if (err)
@@ -242,8 +240,6 @@ static int sample_prepare(struct socket *sock)
 			return err;
 	}
 	if (idle_timeout_ms) {
-		if (idle_timeout_ms > U32_MAX / USEC_PER_MSEC)
-			return -EINVAL;
 		len = sizeof(prm);
 		err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm, &len);
 		if (err)
@@ -455,7 +451,7 @@ static int sample_check_body(const u8 *body, size_t len)
 
 static int sample_client(struct net *net, const struct sample_peer *peer)
 {
-	size_t size = max_t(size_t, expect_size + 1, SZ_64K);
+	size_t size = max_t(size_t, (size_t)expect_size + 1, SZ_64K);
 	struct socket *sock;
 	struct file *file;
 	char *req = NULL;
@@ -464,8 +460,6 @@ static int sample_client(struct net *net, const struct sample_peer *peer)
 	s64 sid = 0;
 	int err;
 
-	if (size > SAMPLE_MAX_BODY)
-		return -EINVAL;
 	if (fd >= 0) {
 		err = sample_user_socket(&sock, &file);
 		if (err)
@@ -688,6 +682,10 @@ static int __init sample_init(void)
 	struct sample_peer peer;
 	int err;
 
+	/* Parameters come from whoever loads the module: bound them first. */
+	if (reply_size > SAMPLE_MAX_BODY || expect_size >= SAMPLE_MAX_BODY || version > 2 ||
+	    idle_timeout_ms > U32_MAX / USEC_PER_MSEC)
+		return -EINVAL;
 	err = sample_parse_addr(&peer);
 	if (err)
 		return err;

@@ -565,6 +565,9 @@ static void case_failures(void)
 		    "the server's certificate does not name peername: the client's handshake fails (%s after %.2f s)",
 		    rc ? errno_name(rc) : "success", secs);
 
+	rc = sample_run(0, "role=server reply_size=4294967295", &secs);
+	expect_errno(rc, EINVAL, "a body size past the module's 16 MiB bound is refused before any socket");
+
 	rc = sample_run(0, "role=tcp timeout_ms=8000", &secs);
 	expect_errno(rc, EPROTONOSUPPORT, "a handshake request for a TCP socket is refused by the QUIC agent");
 }
@@ -686,7 +689,7 @@ int main(void)
 	int sockets_before, sockets_after = -1;
 	double deadline;
 
-	ktap_plan(20);
+	ktap_plan(21);
 	if (setup()) {
 		ktap_diag("setup failed: no case can run");
 		return 1;
