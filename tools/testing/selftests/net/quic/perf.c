@@ -599,6 +599,9 @@ static int run_limit(const struct row *r)
 	return (int)(3 * perf_opt.seconds) + 60;
 }
 
+/* How long a side that failed leaves its peer to report. */
+#define PEER_GRACE_S	3
+
 struct side {
 	pid_t pid;
 	int fd;
@@ -614,8 +617,9 @@ static bool side_done(const struct side *s)
 }
 
 /*
- * Read both results until @deadline. A side that reported a failure gets
- * its peer killed: there is no point in waiting for it. @stop_server: the
+ * Read both results until @deadline. A side that reported a failure leaves
+ * its peer PEER_GRACE_S to report what it saw (the peer often notices
+ * nothing wrong and finishes), then the peer is killed. @stop_server: the
  * server runs until told, with SIGUSR1 once the client reported success.
  */
 static void collect(struct side s[2], bool stop_server, double deadline)
@@ -648,9 +652,8 @@ static void collect(struct side s[2], bool stop_server, double deadline)
 			if (s[i].got != sizeof(s[i].res) || side_done(&s[!i]))
 				continue;
 			if (!s[i].res.ok) {
-				kill(s[!i].pid, SIGKILL);
-				s[!i].killed = true;
-				s[!i].eof = true;
+				if (deadline > now() + PEER_GRACE_S)
+					deadline = now() + PEER_GRACE_S;
 			} else if (!i && stop_server) {
 				/* The handshake server serves until told to stop. */
 				kill(s[1].pid, SIGUSR1);
@@ -667,7 +670,8 @@ static void collect(struct side s[2], bool stop_server, double deadline)
 
 /*
  * Why the run of @s has no figure, or "": a side that reported a failure
- * first (its peer was killed for it), then a side that did not report.
+ * first (its peer killed if still running after the grace), then a side
+ * that did not report.
  */
 static void run_why(const struct side s[2], int limit, char *why, size_t len)
 {
@@ -788,8 +792,13 @@ static bool run_once(const struct row *r, int rep, double *value, char *why, siz
 		run_why(s, limit, why, len);
 	if (!why[0])
 		ok = judge(r, &s[0].res, &s[1].res, value, why, len);
-	if (!rep && s[0].got == sizeof(s[0].res))
+	if ((!rep || !ok) && s[0].got == sizeof(s[0].res))
 		print_note(s[0].res.note);
+	/* The server's note holds only what perf_sock_failed() found. */
+	if (!ok && s[1].got == sizeof(s[1].res) && s[1].res.note[0]) {
+		ktap_diag("server:");
+		print_note(s[1].res.note);
+	}
 	if (j.wire_check && s[0].got == sizeof(s[0].res) && s[0].res.wire_short >= 0)
 		ktap_diag("bench-wire %s %zu negotiated=%d short=%d clear=%d mtu=%d",
 			  kind_names[r->kind], r->size, s[0].res.nocrypt_negotiated,

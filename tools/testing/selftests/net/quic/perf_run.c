@@ -661,6 +661,8 @@ void perf_server(const struct perf_job *j, int ready_fd, struct perf_res *r)
 		tput_server(j, fd, r);
 	else
 		rr_server(j, fd, r);
+	/* The client may have failed where the server saw nothing wrong. */
+	perf_sock_failed(j, fd, r);
 	close(fd);
 out:
 	if (lfd >= 0)
@@ -682,5 +684,7 @@ void perf_client(const struct perf_job *j, struct perf_res *r)
 		tput_client(j, fd, r);
 	else
 		rr_client(j, fd, r);
+	if (!r->ok)
+		perf_sock_failed(j, fd, r);
 	close(fd);
 }

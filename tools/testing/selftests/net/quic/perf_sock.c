@@ -450,6 +450,47 @@ static int transport_param(int fd, struct quic_transport_param *p)
 }
 
 /*
+ * After a failed QUIC run: why @fd's connection closed, if it did, and the
+ * QUIC counters of this side's namespace that are not zero, appended to
+ * @r->note (one line each) for the parent to print.
+ */
+void perf_sock_failed(const struct perf_job *j, int fd, struct perf_res *r)
+{
+	struct {
+		struct quic_connection_close c;
+		uint8_t phrase[80];
+	} cl;
+	size_t len = sizeof(r->note), n = strlen(r->note);
+	char line[128], name[64];
+	unsigned long long v;
+	bool first = true;
+	socklen_t l;
+	FILE *f;
+
+	if (!perf_is_quic(j->kind) || n >= len)
+		return;
+	memset(&cl, 0, sizeof(cl));
+	l = sizeof(cl) - 1;
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &cl, &l))
+		n += snprintf(r->note + n, len - n, "%sclose: %s", n ? "\n" : "",
+			      errno_name(errno));
+	else
+		n += snprintf(r->note + n, len - n, "%sclose: error 0x%x frame 0x%x \"%s\"",
+			      n ? "\n" : "", cl.c.errcode, cl.c.frame, (char *)cl.c.phrase);
+	f = fopen("/proc/net/quic/snmp", "r");
+	if (!f)
+		return;
+	while (n < len && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", name, &v) != 2 || !v)
+			continue;
+		n += snprintf(r->note + n, len - n, "%s%s %llu",
+			      first ? "\ncounters: " : ", ", name, v);
+		first = false;
+	}
+	fclose(f);
+}
+
+/*
  * What the client's connection @fd of @j runs with, read back, into
  * @r->note: buffers, congestion control, and for QUIC both sides'
  * transport parameters (whether disable_1rtt_encryption was negotiated
