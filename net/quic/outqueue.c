@@ -853,21 +853,24 @@ static void quic_outq_ack(struct quic_outq_fill *c, struct quic_pnspace *space)
 	space->need_sack = 0;
 }
 
-/* Pad to tx->min_len, or write the PING of a probe that found nothing else. */
+/* Write the PING of a probe that found nothing else, then pad to
+ * tx->min_len, or to tx->min_eliciting when the packet is ack-eliciting.
+ */
 static void quic_outq_finish(struct quic_outq_fill *c)
 {
 	struct quic_outq_tx *tx = c->tx;
 	struct quic_frame f = {};
-	u32 used;
+	u32 used, min;
 
 	if (c->sp->probe && !c->eliciting) {
 		f.type = QUIC_FRAME_PING;
 		quic_outq_put(c, &f);
 	}
 	used = tx->room - c->left;
-	if (used && used < tx->min_len && tx->min_len <= tx->room) {
+	min = c->eliciting ? max(tx->min_len, tx->min_eliciting) : tx->min_len;
+	if (used && used < min && min <= tx->room) {
 		f.type = QUIC_FRAME_PADDING;
-		f.padding = tx->min_len - used;
+		f.padding = min - used;
 		if (!quic_frame_encode(&c->p, &c->left, &f))
 			c->padded = true;
 	}

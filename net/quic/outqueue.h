@@ -246,6 +246,9 @@ enum quic_outq_timer {
  *	counted in the packet's size for congestion control
  * @min_len: pad the payload with PADDING to this length when anything is
  *	sent (client Initial packets, RFC 9000 Section 14.1); 0 for none
+ * @min_eliciting: pad to this length only an ack-eliciting payload; a
+ *	packet of ACK frames alone is left as it is, since PADDING would put
+ *	it in flight (RFC 9002 Section 2) with nothing to ever acknowledge it
  * @pmtu_probe: the packet is a PLPMTUD probe: a PING padded to @min_len,
  *	nothing else, whatever the congestion window
  * @now: send time, microseconds
@@ -261,6 +264,7 @@ struct quic_outq_tx {
 	u32 room;
 	u32 overhead;
 	u32 min_len;
+	u32 min_eliciting;
 	bool pmtu_probe;
 	u64 now;
 	s64 pn;

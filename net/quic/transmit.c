@@ -119,8 +119,15 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	tx.room = room - hlen - tag;
 	tx.overhead = hlen + tag;
 	tx.min_len = min_len > hlen + tag ? min_len - hlen - tag : 0;
-	if (!tag && tx.min_len < QUIC_HP_SAMPLE_LEN)
-		tx.min_len = QUIC_HP_SAMPLE_LEN;
+	/* Unprotected 1-RTT packets lack the tag that makes every protected
+	 * one at least 21 bytes long (RFC 9000 Section 10.3). Ack-eliciting
+	 * ones get that length back with PADDING; ACK-only ones stay short:
+	 * padding would count them in flight (RFC 9002 Section 2), and as
+	 * nothing acknowledges them on their own, a receiver that only sends
+	 * ACKs would fill its congestion window with them and stall.
+	 */
+	if (!tag)
+		tx.min_eliciting = QUIC_HP_SAMPLE_LEN;
 	tx.pmtu_probe = pmtu_probe;
 	tx.now = now;
 	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);

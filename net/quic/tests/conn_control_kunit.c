@@ -968,10 +968,29 @@ static bool ctl_find_marker(struct sock *sk, struct sk_buff *skb)
 	return false;
 }
 
+/* Packets @sock sent in the Application space that count in flight yet
+ * are not ack-eliciting: padded ACK-only packets, which nothing would ever
+ * acknowledge while the peer only sends data.
+ */
+static u32 ctl_padded_acks(struct socket *sock)
+{
+	struct quic_outq_space *sp = &quic_outq(sock->sk)->spaces[QUIC_CRYPTO_APP];
+	struct quic_outq_packet *pkt;
+	u32 n = 0;
+
+	lock_sock(sock->sk);
+	list_for_each_entry(pkt, &sp->sent, list)
+		n += pkt->in_flight && !pkt->ack_eliciting;
+	release_sock(sock->sk);
+	return n;
+}
+
 /*
  * disable_1rtt_encryption (@who: bit 0 the listener sends it, bit 1 the
  * client): only when both sent it do 1-RTT packets travel unprotected;
- * the stream arrives intact either way.
+ * the stream arrives intact either way. The server, which only
+ * acknowledges, never pads its ACK-only packets into flight: they would
+ * fill its congestion window for good (transmit.c).
  */
 static void ctl_plain_1rtt(struct kunit *test, u8 who, u16 port)
 {
@@ -1001,6 +1020,7 @@ static void ctl_plain_1rtt(struct kunit *test, u8 who, u16 port)
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
 					       data, len), len);
 	conn_expect_stream(test, p.server, 0, data, len);
+	KUNIT_EXPECT_EQ(test, ctl_padded_acks(p.server), 0U);
 	ctl_round_trip(test, &p, 4);
 	WRITE_ONCE(quic_xmit_kunit_hooks.drop, NULL);
 	KUNIT_EXPECT_GT(test, atomic_read(&ctl_short), 0);

@@ -802,6 +802,60 @@ static void outqueue_cwnd_blocks_eliciting_data_but_not_ack_only(struct kunit *t
 	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
 }
 
+/* Fill with a minimum length that applies only to ack-eliciting payloads,
+ * as unprotected 1-RTT packets use (transmit.c).
+ */
+static u32 oq_fill_min_eliciting(struct kunit *test, struct oq_env *e, u32 min)
+{
+	e->tx = (struct quic_outq_tx){
+		.level = QUIC_CRYPTO_APP,
+		.buf = e->buf,
+		.room = OQ_ROOM,
+		.overhead = OQ_OVERHEAD,
+		.min_eliciting = min,
+		.now = OQ_T0,
+	};
+	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
+	return e->tx.len;
+}
+
+static void outqueue_eliciting_minimum_pads_data_but_not_ack_only(struct kunit *test)
+{
+	static const u8 ack_0[] = { QUIC_FRAME_ACK, 0x00, 0x00, 0x00, 0x00 };
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u32 inflight = quic_cong_in_flight(&e->cong);
+
+	/* Arrange: an ACK is owed for the peer's packet 0, nothing else. */
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
+	app->need_sack = 1;
+
+	/* Act, Assert: RFC 9002 Section 2, a packet with PADDING counts in
+	 * flight, and one of ACK frames alone is never acknowledged on its
+	 * own: it goes out short, not in flight.
+	 */
+	KUNIT_ASSERT_EQ(test, oq_fill_min_eliciting(test, e, 16), (u32)sizeof(ack_0));
+	KUNIT_EXPECT_MEMEQ(test, e->buf, ack_0, sizeof(ack_0));
+	KUNIT_EXPECT_FALSE(test, e->tx.in_flight);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight);
+
+	/* Act, Assert: three bytes of stream data make the packet
+	 * ack-eliciting; it is padded to the minimum and in flight.
+	 */
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 3, false,
+						      GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, oq_fill_min_eliciting(test, e, 16), 16U);
+	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
+	KUNIT_EXPECT_TRUE(test, e->tx.in_flight);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight + 16 + OQ_OVERHEAD);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 2U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type & ~7, QUIC_FRAME_STREAM);
+	KUNIT_EXPECT_EQ(test, e->frames[0].data.len, 3U);
+	KUNIT_EXPECT_EQ(test, e->frames[1].type, QUIC_FRAME_PADDING);
+}
+
 static void outqueue_fin_acked_moves_stream_to_data_recvd(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -1107,6 +1161,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_max_data_raise_unblocks),
 	KUNIT_CASE(outqueue_stream_limit_queues_stream_data_blocked),
 	KUNIT_CASE(outqueue_cwnd_blocks_eliciting_data_but_not_ack_only),
+	KUNIT_CASE(outqueue_eliciting_minimum_pads_data_but_not_ack_only),
 	KUNIT_CASE(outqueue_fin_acked_moves_stream_to_data_recvd),
 	KUNIT_CASE(outqueue_datagram_never_retransmitted),
 	KUNIT_CASE(outqueue_ack_frame_goes_first_when_owed),
