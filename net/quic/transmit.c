@@ -215,6 +215,17 @@ static bool quic_xmit_drop(struct sock *sk, struct sk_buff *skb)
 	return false;
 }
 
+/* Count the datagrams of a GSO run (test hook). */
+static void quic_xmit_gso_hook(u16 segs)
+{
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+	atomic_t *gso = READ_ONCE(quic_xmit_kunit_hooks.gso);
+
+	if (gso)
+		atomic_add(segs, gso);
+#endif
+}
+
 /* Route and send a datagram whose skb->data is at its first QUIC packet;
  * the skb is consumed. Return: 0, or a negative errno when no route.
  */
@@ -280,18 +291,137 @@ static const u8 quic_xmit_levels[] = {
 	QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_EARLY, QUIC_CRYPTO_APP,
 };
 
-/* Build and send one datagram. Return: its length, 0 when nothing was sent. */
 /* The smallest datagram worth building for an unvalidated address: a
  * short header, a PATH_CHALLENGE or PATH_RESPONSE and the AEAD tag.
  */
 #define QUIC_XMIT_MIN_PROBE	64
 
-static int quic_xmit_datagram(struct sock *sk, u64 now)
+/*
+ * UDP GSO (Documentation/networking/segmentation-offloads.rst): once the
+ * handshake keys are gone, a datagram is a single 1-RTT packet, and runs
+ * of them are built back to back in one skb that goes down the stack once
+ * (one route, one IP header, one pass through netfilter and the qdisc) and
+ * is cut into datagrams of gso_size bytes by the device or, failing that,
+ * just before it. Every datagram of a run but the last has the same length;
+ * a shorter one ends the run.
+ */
+struct quic_xmit_run {
+	struct sk_buff *skb;	/* the datagrams so far, skb->data at the first */
+	u32 size;		/* the length of each (gso_size) */
+	u16 segs;		/* how many */
+	u16 max;		/* how many the skb has room for */
+	bool ecn;		/* their ECN mark, which they share */
+	bool full;		/* nothing may follow: the last one was short */
+};
+
+static u32 quic_xmit_headroom(void)
+{
+	return MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+}
+
+/* Hand the run to the UDP tunnel: as one GSO skb when it holds several
+ * datagrams, as a plain datagram otherwise.
+ */
+static void quic_xmit_run_flush(struct sock *sk, struct quic_xmit_run *run)
+{
+	struct sk_buff *skb = run->skb;
+
+	if (!skb)
+		return;
+	run->skb = NULL;
+	if (run->segs > 1) {
+		/* The UDP header goes right before skb->data; its checksum
+		 * is completed per segment (udp_set_csum(), __udp_gso_segment()).
+		 */
+		skb_shinfo(skb)->gso_size = run->size;
+		skb_shinfo(skb)->gso_segs = run->segs;
+		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+		quic_xmit_gso_hook(run->segs);
+	}
+	quic_xmit_out(sk, skb, run->ecn);
+}
+
+/* Whether the next datagram can join a run: a lone 1-RTT packet with no
+ * rule of its own on its size or its sending (Initial padding, path
+ * validation, anti-amplification limit, the closing datagram kept).
+ */
+static bool quic_xmit_run_ok(struct sock *sk, bool path_frame)
+{
+	if (!quic_paths(sk)->validated || path_frame || quic_sk(sk)->close.capture)
+		return false;
+	if (quic_xmit_level_usable(sk, QUIC_CRYPTO_INITIAL) ||
+	    quic_xmit_level_usable(sk, QUIC_CRYPTO_HANDSHAKE) ||
+	    quic_xmit_level_usable(sk, QUIC_CRYPTO_EARLY))
+		return false;
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+	/* The loss hook decides on each datagram. */
+	if (READ_ONCE(quic_xmit_kunit_hooks.drop))
+		return false;
+#endif
+	return quic_xmit_level_usable(sk, QUIC_CRYPTO_APP);
+}
+
+/*
+ * Build the next 1-RTT datagram of at most @room bytes at the end of
+ * @run, starting a run when there is none. Return: its length, 0 when
+ * there was nothing to send, -ENOMEM when no skb could be had for a new
+ * run (the caller then builds the datagram alone).
+ */
+static int quic_xmit_run_add(struct sock *sk, struct quic_xmit_run *run, u32 room, bool ecn,
+			     u64 now)
+{
+	struct sk_buff *skb;
+	u32 max;
+	int n;
+
+	if (run->skb && (run->full || run->ecn != ecn || run->size != room))
+		quic_xmit_run_flush(sk, run);
+	if (!run->skb) {
+		/* As many as the window lets out now, up to a burst. */
+		max = clamp_t(u32, quic_cong_room(quic_cong(sk)) / room, 1, QUIC_XMIT_BURST);
+		skb = alloc_skb(quic_xmit_headroom() + max * room, GFP_ATOMIC | __GFP_NOWARN);
+		if (!skb && max > 1) {
+			max = 1;
+			skb = alloc_skb(quic_xmit_headroom() + room, GFP_ATOMIC);
+		}
+		if (!skb)
+			return -ENOMEM;
+		skb_reserve(skb, quic_xmit_headroom());
+		*run = (struct quic_xmit_run){ .skb = skb, .size = room, .max = max, .ecn = ecn };
+	}
+
+	quic_outq(sk)->ecn_mark = ecn;
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb_tail_pointer(run->skb), room, 0, false,
+			     now);
+	if (n <= 0) {
+		if (!run->segs) {
+			kfree_skb(run->skb);
+			run->skb = NULL;
+		}
+		quic_xmit_run_flush(sk, run);
+		return 0;
+	}
+	skb_put(run->skb, n);
+	run->segs++;
+	run->full = n < run->size;
+	if (run->full || run->segs == run->max)
+		quic_xmit_run_flush(sk, run);
+	return n;
+}
+
+/*
+ * Build and send one datagram, or add it to @run. Return: its length, 0
+ * when nothing was sent.
+ */
+static int quic_xmit_datagram(struct sock *sk, struct quic_xmit_run *run, u64 now)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 	u32 room = quic_cong_mss(quic_cong(sk));
-	u32 used = 0, headroom, min_len;
-	bool hs_sent = false, path_frame;
+	u32 used = 0, min_len;
+	bool hs_sent = false, path_frame, ecn;
 	struct sk_buff *skb;
 	int i, n;
 	u8 *buf;
@@ -314,15 +444,23 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 			return 0;
 	}
 
-	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
-	skb = alloc_skb(headroom + room, GFP_ATOMIC);
+	/* RFC 9000 Section 13.4: every packet of the datagram shares its mark. */
+	ecn = quic_outq_ecn_mark(quic_outq(sk));
+	path_frame = quic_outq_path_frame_pending(quic_outq(sk));
+	if (quic_xmit_run_ok(sk, path_frame)) {
+		n = quic_xmit_run_add(sk, run, room, ecn, now);
+		if (n >= 0)
+			return n;
+	}
+	/* Anything else leaves after the run, in order. */
+	quic_xmit_run_flush(sk, run);
+
+	skb = alloc_skb(quic_xmit_headroom() + room, GFP_ATOMIC);
 	if (!skb)
 		return 0;
-	skb_reserve(skb, headroom);
+	skb_reserve(skb, quic_xmit_headroom());
 	buf = skb->data;
-	/* RFC 9000 Section 13.4: every packet of the datagram shares its mark. */
-	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
-	path_frame = quic_outq_path_frame_pending(quic_outq(sk));
+	quic_outq(sk)->ecn_mark = ecn;
 
 	for (i = 0; i < ARRAY_SIZE(quic_xmit_levels); i++) {
 		u8 level = quic_xmit_levels[i];
@@ -355,7 +493,7 @@ static int quic_xmit_datagram(struct sock *sk, u64 now)
 	/* An immediate close keeps its datagram for the closing state. */
 	if (quic_sk(sk)->close.capture && !quic_sk(sk)->close.skb)
 		quic_sk(sk)->close.skb = skb_copy(skb, GFP_ATOMIC);
-	if (quic_xmit_out(sk, skb, quic_outq(sk)->ecn_mark))
+	if (quic_xmit_out(sk, skb, ecn))
 		return used;
 
 	/* RFC 9001 Section 4.9.1: a client drops its Initial keys when it
@@ -447,18 +585,17 @@ static void quic_xmit_pmtu_probe(struct sock *sk, u64 now)
 {
 	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
 	struct quic_pnspace *space = quic_pnspace(sk, QUIC_CRYPTO_APP);
-	u32 size = quic_plpmtud_probe_size(pl), headroom;
+	u32 size = quic_plpmtud_probe_size(pl);
 	struct sk_buff *skb;
 	s64 pn;
 	int n;
 
 	if (!quic_xmit_pmtu_enabled(sk) || !quic_plpmtud_need_probe(pl))
 		return;
-	headroom = MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
-	skb = alloc_skb(headroom + size, GFP_ATOMIC);
+	skb = alloc_skb(quic_xmit_headroom() + size, GFP_ATOMIC);
 	if (!skb)
 		return;
-	skb_reserve(skb, headroom);
+	skb_reserve(skb, quic_xmit_headroom());
 	pn = space->next_pn;
 	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
 	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, size, size, true, now);
@@ -523,6 +660,7 @@ void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked)
 
 static void __quic_xmit(struct sock *sk, bool paced)
 {
+	struct quic_xmit_run run = {};
 	u64 now = quic_time_us();
 	int i;
 
@@ -533,9 +671,10 @@ static void __quic_xmit(struct sock *sk, bool paced)
 	for (i = 0; i < QUIC_XMIT_BURST; i++) {
 		if (paced && quic_xmit_paced(sk, now))
 			break;
-		if (quic_xmit_datagram(sk, now) <= 0)
+		if (quic_xmit_datagram(sk, &run, now) <= 0)
 			break;
 	}
+	quic_xmit_run_flush(sk, &run);
 	quic_xmit_timers_update(sk);
 }
 

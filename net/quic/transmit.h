@@ -46,10 +46,13 @@ extern const struct quic_timer_ops quic_xmit_timer_ops;
  * @drop: when set, called for each datagram after it was recorded as sent;
  *	returning true loses it, so that loss recovery is exercised on a real
  *	connection. A plain pointer rather than a static stub: datagrams also
- *	leave from timers and softirq, outside the test's thread.
+ *	leave from timers and softirq, outside the test's thread. While it is
+ *	set, datagrams leave one by one, never in a GSO run.
+ * @gso: when set, the datagrams that left in GSO runs are added to it
  */
 struct quic_xmit_kunit_hooks {
 	bool (*drop)(struct sock *sk, struct sk_buff *skb);
+	atomic_t *gso;
 };
 
 extern struct quic_xmit_kunit_hooks quic_xmit_kunit_hooks;
