@@ -366,37 +366,44 @@ static bool quic_xmit_run_ok(struct sock *sk, bool path_frame)
 
 /*
  * Build the next 1-RTT datagram of at most @room bytes at the end of
- * @run, starting a run when there is none. Return: its length, 0 when
- * there was nothing to send, -ENOMEM when no skb could be had for a new
- * run (the caller then builds the datagram alone).
+ * @run, starting a run when there is none. A run starts in an skb sized
+ * for one datagram, so that a lone one (an ACK, say) costs no more memory
+ * at either end than without GSO; a second full one moves it to an skb
+ * with room for as many as the window lets out, up to a burst, taking one
+ * copy of the first. Return: the datagram's length, 0 when there was
+ * nothing to send, -ENOMEM when no skb could be had for a new run (the
+ * caller then builds the datagram alone).
  */
 static int quic_xmit_run_add(struct sock *sk, struct quic_xmit_run *run, u32 room, bool ecn,
 			     u64 now)
 {
-	struct sk_buff *skb;
-	u32 max;
+	struct sk_buff *skb, *big = NULL;
+	u32 max = 0;
 	int n;
 
 	if (run->skb && (run->full || run->ecn != ecn || run->size != room))
 		quic_xmit_run_flush(sk, run);
+	if (run->skb && run->max == 1) {
+		max = clamp_t(u32, quic_cong_room(quic_cong(sk)) / room + 1, 2, QUIC_XMIT_BURST);
+		big = alloc_skb(quic_xmit_headroom() + max * room, GFP_ATOMIC | __GFP_NOWARN);
+		if (big)
+			skb_reserve(big, quic_xmit_headroom() + run->skb->len);
+		else
+			quic_xmit_run_flush(sk, run);
+	}
 	if (!run->skb) {
-		/* As many as the window lets out now, up to a burst. */
-		max = clamp_t(u32, quic_cong_room(quic_cong(sk)) / room, 1, QUIC_XMIT_BURST);
-		skb = alloc_skb(quic_xmit_headroom() + max * room, GFP_ATOMIC | __GFP_NOWARN);
-		if (!skb && max > 1) {
-			max = 1;
-			skb = alloc_skb(quic_xmit_headroom() + room, GFP_ATOMIC);
-		}
+		skb = alloc_skb(quic_xmit_headroom() + room, GFP_ATOMIC);
 		if (!skb)
 			return -ENOMEM;
 		skb_reserve(skb, quic_xmit_headroom());
-		*run = (struct quic_xmit_run){ .skb = skb, .size = room, .max = max, .ecn = ecn };
+		*run = (struct quic_xmit_run){ .skb = skb, .size = room, .max = 1, .ecn = ecn };
 	}
 
 	quic_outq(sk)->ecn_mark = ecn;
-	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb_tail_pointer(run->skb), room, 0, false,
-			     now);
+	skb = big ?: run->skb;
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb_tail_pointer(skb), room, 0, false, now);
 	if (n <= 0) {
+		kfree_skb(big);
 		if (!run->segs) {
 			kfree_skb(run->skb);
 			run->skb = NULL;
@@ -404,10 +411,18 @@ static int quic_xmit_run_add(struct sock *sk, struct quic_xmit_run *run, u32 roo
 		quic_xmit_run_flush(sk, run);
 		return 0;
 	}
-	skb_put(run->skb, n);
+	if (big) {
+		/* The first datagram goes in front of the second. */
+		skb_push(big, run->skb->len);
+		skb_copy_to_linear_data(big, run->skb->data, run->skb->len);
+		consume_skb(run->skb);
+		run->skb = big;
+		run->max = max;
+	}
+	skb_put(skb, n);
 	run->segs++;
 	run->full = n < run->size;
-	if (run->full || run->segs == run->max)
+	if (run->full || (run->segs > 1 && run->segs == run->max))
 		quic_xmit_run_flush(sk, run);
 	return n;
 }
