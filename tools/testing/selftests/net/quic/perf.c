@@ -45,8 +45,11 @@
  * TLS_TX/TLS_RX from gnutls_record_get_state(), then plain send()/recv().
  * Every socket: SO_SNDBUF/SO_RCVBUF of --buf (4 MiB; the kernel doubles
  * it), SO_RCVTIMEO/SO_SNDTIMEO; QUIC: max_data and max_stream_data_bidi_*
- * of --window (16 MiB; the kernel's defaults of 1 MiB and 256 KiB would
- * bound a connection's data in flight), PLPMTUD every 5 s; rr: TCP_NODELAY.
+ * of --window (4 MiB: the kernel's defaults of 1 MiB and 256 KiB would
+ * bound a connection's data in flight, and a window beyond half the
+ * receive buffer lets the sender overrun the receiver, whose backlog then
+ * drops packets; TCP likewise advertises about half its buffer),
+ * PLPMTUD every 5 s; rr: TCP_NODELAY.
  *
  * A run is ok when it completed and the data checked: the receiver counts
  * bytes (the same as sent, whole messages) and compares the first and the
@@ -117,7 +120,7 @@
 struct perf_opts perf_opt = {
 	.seconds = 3,
 	.buf = 4 << 20,
-	.window = 16 << 20,
+	.window = 4 << 20,
 	.io_timeout = 20,
 };
 
@@ -226,7 +229,7 @@ static void print_usage(FILE *f)
 		"  --psk, --x509    handshake authentication (default PSK)\n"
 		"  --no-ktls        leave out the kTLS rows (hosts that must not load tls)\n"
 		"  --buf N          SO_SNDBUF/SO_RCVBUF asked for (default 4M)\n"
-		"  --window N       QUIC max_data and max_stream_data_bidi_* (default 16M)\n"
+		"  --window N       QUIC max_data and max_stream_data_bidi_* (default 4M)\n"
 		"  --timeout S      kill a run after S s (default 3 x seconds + 60)\n"
 		"  --certs DIR      test credentials (default /tests/certs)\n"
 		"  --help\n"
