@@ -30,9 +30,11 @@
  *    (MSG_STREAM_NEW | MSG_STREAM_FIN) and reads the response to its FIN.
  *    Kinds quic, tcp, ktls.
  *  - hs <kind>: connections per second for --seconds, one at a time, each
- *    connect() + handshake + close(): QUIC (libquic), TCP (no handshake),
- *    kTLS (GnuTLS, then the TLS ULP). The server closes first, the client
- *    once it sees that. PSK by default, --x509 for certificates.
+ *    connect() + handshake + one byte + close(): QUIC (libquic), TCP (no
+ *    handshake), kTLS (GnuTLS, then the TLS ULP). The client sends the
+ *    byte once its side is ready (kTLS installed); the server reads it and
+ *    closes first, the client once it sees that. PSK by default, --x509
+ *    for certificates.
  *
  * The kinds: quic: AES-128-GCM (the cipher of QUIC_SOCKOPT_CONFIG, the
  * only one libquic then offers). quic-nocrypt: quic with the transport

@@ -578,6 +578,16 @@ static void hs_client(const struct perf_job *j, struct perf_res *r)
 			return;
 		if (j->first && !r->count)
 			perf_sock_describe(j, fd, r);
+		/* One byte tells the server that this side is ready (kTLS
+		 * installed): a close arriving before TCP_ULP would fail it.
+		 */
+		err = write_msg(j, fd, 0, (const uint8_t *)"h", 1, MSG_STREAM_NEW | MSG_STREAM_FIN);
+		if (err) {
+			close(fd);
+			snprintf(r->why, sizeof(r->why), "connection %llu: sending: %s",
+				 (unsigned long long)r->count, errno_name(-err));
+			return;
+		}
 		/* Whatever comes before the close (an event, say) is skipped. */
 		do {
 			flags = 0;
@@ -597,13 +607,18 @@ static void hs_client(const struct perf_job *j, struct perf_res *r)
 	r->ok = 1;
 }
 
-/* Accept, run the server's side of the handshake, close; until SIGUSR1. */
+/* Accept, run the server's side of the handshake, read the client's byte, close;
+ * until SIGUSR1.
+ */
 static void hs_server(const struct perf_job *j, int lfd, const sigset_t *waitmask,
 		      struct perf_res *r)
 {
 	struct timespec idle = { .tv_sec = perf_opt.io_timeout };
 	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
-	int fd, err, n;
+	uint8_t buf[2];
+	int64_t sid;
+	int fd, err;
+	ssize_t n;
 
 	for (;;) {
 		n = ppoll(&pfd, 1, &idle, waitmask);
@@ -619,7 +634,13 @@ static void hs_server(const struct perf_job *j, int lfd, const sigset_t *waitmas
 		fd = accept_conn(j, lfd, r, &err);
 		if (fd < 0)
 			return;
+		n = read_msg(j, fd, buf, 1, &sid);
 		close(fd);
+		if (n != 1 || buf[0] != 'h') {
+			snprintf(r->why, sizeof(r->why), "connection %llu: the client's byte: %s",
+				 (unsigned long long)r->count, n < 0 ? errno_name((int)-n) : "missing");
+			return;
+		}
 		r->count++;
 	}
 	r->ok = 1;
