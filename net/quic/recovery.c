@@ -257,12 +257,32 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_on_ack);
 
+/*
+ * Whether space @i needs a PTO: ack-eliciting packets in flight, or, in the
+ * Initial and Handshake spaces, CRYPTO or other frames of lost packets
+ * waiting to be sent again. Those are congestion controlled like any other
+ * data, and a client whose window is full of 1-RTT packets that the
+ * server cannot acknowledge before the handshake completes would otherwise
+ * hold its lost Finished for good: no packet of the space in flight, no
+ * PTO for the Application space before confirmation (RFC 9002 Section
+ * 6.2.1), no timer at all. The PTO's probes ignore the window (Section 7.5)
+ * and carry those frames first (Section 6.2.4).
+ */
+static bool quic_outq_space_needs_pto(const struct quic_outq *outq, int i)
+{
+	const struct quic_outq_space *sp = &outq->spaces[i];
+
+	if (sp->eliciting)
+		return true;
+	return i != QUIC_CRYPTO_APP && !list_empty(&sp->retrans);
+}
+
 static bool quic_outq_eliciting_in_flight(const struct quic_outq *outq)
 {
 	int i;
 
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
-		if (outq->spaces[i].eliciting)
+		if (quic_outq_space_needs_pto(outq, i))
 			return true;
 	return false;
 }
@@ -300,7 +320,7 @@ static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
 		return now + quic_cong_pto(outq->cong, *idx);
 	}
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		if (!outq->spaces[order[i]].eliciting)
+		if (!quic_outq_space_needs_pto(outq, order[i]))
 			continue;
 		if (order[i] == QUIC_CRYPTO_APP && !outq->confirmed)
 			break;

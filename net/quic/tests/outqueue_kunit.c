@@ -533,6 +533,58 @@ static void outqueue_no_application_pto_before_confirmation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0, &level), OQ_T0 + OQ_PTO_APP);
 }
 
+static void outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 expiry;
+	u8 level;
+
+	/* Arrange: a client's Finished (36 bytes of CRYPTO) in Handshake
+	 * packet 0 at T0, a PING in packet 1 at T0 + 1 ms, then 1-RTT data
+	 * filling the window, which the server cannot acknowledge before it
+	 * has the Finished. Packet 1 is acknowledged at T0 + 50 ms and the
+	 * loss timer declares packet 0 lost (time threshold).
+	 */
+	quic_outq_set_hs_keys(&e->outq);
+	quic_outq_set_peer_validated(&e->outq);
+	KUNIT_ASSERT_EQ(test, quic_outq_crypto_append(&e->outq, QUIC_CRYPTO_HANDSHAKE, e->data,
+						      36, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_T0 + 1000), 1);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0 + 2000), 0);
+	quic_cong_on_packet_sent(&e->cong, OQ_T0 + 2000, quic_cong_room(&e->cong));
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_HANDSHAKE, 1, 1, OQ_T0 + 50000), 0);
+	expiry = quic_outq_loss_timer(&e->outq, OQ_T0 + 50000, &level);
+	KUNIT_ASSERT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, expiry, &level),
+			QUIC_OUTQ_TIMER_LOSS);
+	KUNIT_ASSERT_EQ(test, quic_cong_room(&e->cong), 0U);
+	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, expiry), 0U);
+
+	/* Act + Assert: nothing of the Handshake space is in flight and the
+	 * Application space gets no PTO before confirmation, yet the lost
+	 * CRYPTO data keeps a Handshake PTO armed (RFC 9002 Section 6.2.1
+	 * would leave no timer at all: a deadlock)...
+	 */
+	expiry = quic_outq_loss_timer(&e->outq, expiry, &level);
+	KUNIT_EXPECT_GT(test, expiry, 0ULL);
+	KUNIT_ASSERT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, expiry, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+
+	/* ... and its probe carries the Finished again through the full
+	 * window (Section 7.5).
+	 */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, expiry), 0U);
+	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
+	oq_decode(test, e, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_GE(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[e->nframes - 1].type, QUIC_FRAME_CRYPTO);
+	KUNIT_EXPECT_EQ(test, e->frames[e->nframes - 1].data.len, 36U);
+}
+
 static void outqueue_persistent_congestion_collapses_window(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -1153,6 +1205,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_pto_not_armed_with_nothing_in_flight),
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
 	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
+	KUNIT_CASE(outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window),
 	KUNIT_CASE(outqueue_persistent_congestion_collapses_window),
 	KUNIT_CASE(outqueue_loss_period_broken_by_ack_is_not_persistent),
 	KUNIT_CASE(outqueue_discard_initial_removes_bytes_without_loss),
