@@ -314,6 +314,12 @@ struct quic_xmit_run {
 	bool full;		/* nothing may follow: the last one was short */
 };
 
+/* The UDP and IP length fields hold 16 bits: a run's datagrams together,
+ * with the UDP header, fit in them (the IPv6 header counted for both
+ * families, to keep one bound).
+ */
+#define QUIC_XMIT_RUN_MAX_LEN	(U16_MAX - sizeof(struct ipv6hdr) - sizeof(struct udphdr))
+
 static u32 quic_xmit_headroom(void)
 {
 	return MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
@@ -385,7 +391,10 @@ static int quic_xmit_run_add(struct sock *sk, struct quic_xmit_run *run, u32 roo
 		quic_xmit_run_flush(sk, run);
 	if (run->skb && run->max == 1) {
 		max = clamp_t(u32, quic_cong_room(quic_cong(sk)) / room + 1, 2, QUIC_XMIT_BURST);
-		big = alloc_skb(quic_xmit_headroom() + max * room, GFP_ATOMIC | __GFP_NOWARN);
+		max = min_t(u32, max, QUIC_XMIT_RUN_MAX_LEN / room);
+		if (max >= 2)
+			big = alloc_skb(quic_xmit_headroom() + max * room,
+					GFP_ATOMIC | __GFP_NOWARN);
 		if (big)
 			skb_reserve(big, quic_xmit_headroom() + run->skb->len);
 		else
