@@ -268,6 +268,8 @@ enum conn_tp {
 	CONN_TP_PLAIN_1RTT,	/* disable_1rtt_encryption */
 	CONN_TP_MAX_STREAMS,	/* max_streams_bidi and max_streams_uni */
 	CONN_TP_IDLE_TIMEOUT,	/* max_idle_timeout, microseconds */
+	CONN_TP_CID_LIMIT,	/* active_connection_id_limit */
+	CONN_TP_FIXED_VERSION,	/* disable_compatible_version */
 };
 
 /* Set one of our transport parameters on @sock, before listen() or connect(). */
@@ -291,6 +293,12 @@ static void conn_tp_set(struct kunit *test, struct socket *sock, enum conn_tp wh
 		break;
 	case CONN_TP_IDLE_TIMEOUT:
 		prm.max_idle_timeout = val;
+		break;
+	case CONN_TP_CID_LIMIT:
+		prm.active_connection_id_limit = val;
+		break;
+	case CONN_TP_FIXED_VERSION:
+		prm.disable_compatible_version = val;
 		break;
 	}
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
@@ -401,20 +409,10 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 							     p->client_token_len), 0);
 	if (p->idle_timeout)
 		conn_tp_set(test, p->client, CONN_TP_IDLE_TIMEOUT, p->idle_timeout);
-	if (p->client_cid_limit || p->client_fixed_version) {
-		struct quic_transport_param prm = {};
-		unsigned int len = sizeof(prm);
-
-		KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p->client->sk,
-							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-							     &len), 0);
-		if (p->client_cid_limit)
-			prm.active_connection_id_limit = p->client_cid_limit;
-		prm.disable_compatible_version = p->client_fixed_version;
-		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk,
-							     QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
-							     sizeof(prm)), 0);
-	}
+	if (p->client_cid_limit)
+		conn_tp_set(test, p->client, CONN_TP_CID_LIMIT, p->client_cid_limit);
+	if (p->client_fixed_version)
+		conn_tp_set(test, p->client, CONN_TP_FIXED_VERSION, 1);
 	KUNIT_ASSERT_EQ(test, kernel_connect(p->client, &a.sa, conn_addr_len(c->family), 0), 0);
 
 	/* ClientHello in the client's Initial; the server accepts it. */

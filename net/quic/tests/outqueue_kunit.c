@@ -112,19 +112,29 @@ static struct quic_stream *oq_stream(struct kunit *test, struct oq_env *e, s64 i
 	return s;
 }
 
-/* Fill one packet at @level with @room bytes at @now; return its length. */
-static u32 oq_fill(struct kunit *test, struct oq_env *e, u8 level, u32 room, u64 now)
+/* Fill one packet at @level with @room bytes at @now, an ack-eliciting
+ * payload padded to @min_eliciting bytes; return its length.
+ */
+static u32 oq_fill_min(struct kunit *test, struct oq_env *e, u8 level, u32 room, u64 now,
+		       u32 min_eliciting)
 {
 	e->tx = (struct quic_outq_tx){
 		.level = level,
 		.buf = e->buf,
 		.room = room,
 		.overhead = OQ_OVERHEAD,
+		.min_eliciting = min_eliciting,
 		.now = now,
 	};
 	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
 	KUNIT_ASSERT_LE(test, e->tx.len, room);
 	return e->tx.len;
+}
+
+/* The same without padding. */
+static u32 oq_fill(struct kunit *test, struct oq_env *e, u8 level, u32 room, u64 now)
+{
+	return oq_fill_min(test, e, level, room, now, 0);
 }
 
 /* Decode the payload just filled, as the server receives it. */
@@ -854,23 +864,6 @@ static void outqueue_cwnd_blocks_eliciting_data_but_not_ack_only(struct kunit *t
 	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
 }
 
-/* Fill with a minimum length that applies only to ack-eliciting payloads,
- * as unprotected 1-RTT packets use (transmit.c).
- */
-static u32 oq_fill_min_eliciting(struct kunit *test, struct oq_env *e, u32 min)
-{
-	e->tx = (struct quic_outq_tx){
-		.level = QUIC_CRYPTO_APP,
-		.buf = e->buf,
-		.room = OQ_ROOM,
-		.overhead = OQ_OVERHEAD,
-		.min_eliciting = min,
-		.now = OQ_T0,
-	};
-	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
-	return e->tx.len;
-}
-
 static void outqueue_eliciting_minimum_pads_data_but_not_ack_only(struct kunit *test)
 {
 	static const u8 ack_0[] = { QUIC_FRAME_ACK, 0x00, 0x00, 0x00, 0x00 };
@@ -887,7 +880,8 @@ static void outqueue_eliciting_minimum_pads_data_but_not_ack_only(struct kunit *
 	 * flight, and one of ACK frames alone is never acknowledged on its
 	 * own: it goes out short, not in flight.
 	 */
-	KUNIT_ASSERT_EQ(test, oq_fill_min_eliciting(test, e, 16), (u32)sizeof(ack_0));
+	KUNIT_ASSERT_EQ(test, oq_fill_min(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0, 16),
+			(u32)sizeof(ack_0));
 	KUNIT_EXPECT_MEMEQ(test, e->buf, ack_0, sizeof(ack_0));
 	KUNIT_EXPECT_FALSE(test, e->tx.in_flight);
 	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight);
@@ -897,7 +891,7 @@ static void outqueue_eliciting_minimum_pads_data_but_not_ack_only(struct kunit *
 	 */
 	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 3, false,
 						      GFP_KERNEL), 0);
-	KUNIT_ASSERT_EQ(test, oq_fill_min_eliciting(test, e, 16), 16U);
+	KUNIT_ASSERT_EQ(test, oq_fill_min(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0, 16), 16U);
 	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
 	KUNIT_EXPECT_TRUE(test, e->tx.in_flight);
 	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(&e->cong), inflight + 16 + OQ_OVERHEAD);
