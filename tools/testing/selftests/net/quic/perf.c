@@ -799,7 +799,7 @@ static bool run_once(const struct row *r, int rep, double *value, char *why, siz
 		ok = judge(r, &s[0].res, &s[1].res, value, why, len);
 	if ((!rep || !ok) && s[0].got == sizeof(s[0].res))
 		print_note(s[0].res.note);
-	/* The server's note holds only what perf_sock_failed() found. */
+	/* The server's note holds only what perf_sock_report_end() found. */
 	if (!ok && s[1].got == sizeof(s[1].res) && s[1].res.note[0]) {
 		ktap_diag("server:");
 		print_note(s[1].res.note);

@@ -97,7 +97,7 @@ int perf_sock_open(const struct perf_job *j, bool listener, char *why, size_t le
 int perf_sock_accepted(const struct perf_job *j, int fd);
 int perf_handshake(const struct perf_job *j, int fd, bool server, char *why, size_t len);
 void perf_sock_describe(const struct perf_job *j, int fd, struct perf_res *r);
-void perf_sock_failed(const struct perf_job *j, int fd, struct perf_res *r);
+void perf_sock_report_end(const struct perf_job *j, int fd, struct perf_res *r);
 void perf_libquic_log(int level, const char *msg);
 const char *perf_libquic_last(void);
 

@@ -683,7 +683,7 @@ void perf_server(const struct perf_job *j, int ready_fd, struct perf_res *r)
 	else
 		rr_server(j, fd, r);
 	/* The client may have failed where the server saw nothing wrong. */
-	perf_sock_failed(j, fd, r);
+	perf_sock_report_end(j, fd, r);
 	close(fd);
 out:
 	if (lfd >= 0)
@@ -706,6 +706,6 @@ void perf_client(const struct perf_job *j, struct perf_res *r)
 	else
 		rr_client(j, fd, r);
 	if (!r->ok)
-		perf_sock_failed(j, fd, r);
+		perf_sock_report_end(j, fd, r);
 	close(fd);
 }

@@ -450,11 +450,13 @@ static int transport_param(int fd, struct quic_transport_param *p)
 }
 
 /*
- * After a failed QUIC run: why @fd's connection closed, if it did, and the
- * QUIC counters of this side's namespace that are not zero, appended to
- * @r->note (one line each) for the parent to print.
+ * At the end of a QUIC run: why @fd's connection closed, if it did, and the
+ * QUIC counters of this side's namespace that are not zero (cumulative:
+ * the namespaces serve every run), appended to @r->note (one line each).
+ * The client calls it when its run failed; the server always, since only
+ * the client may see the failure. The parent prints it for failed runs.
  */
-void perf_sock_failed(const struct perf_job *j, int fd, struct perf_res *r)
+void perf_sock_report_end(const struct perf_job *j, int fd, struct perf_res *r)
 {
 	struct {
 		struct quic_connection_close c;
