@@ -316,27 +316,26 @@ static void conn_drops_forged_datagrams(struct kunit *test)
 /* RFC 9000 Section 4.2: more than the initial windows needs MAX_DATA and
  * MAX_STREAM_DATA from the reader.
  */
-static void conn_transfer_beyond_the_initial_windows(struct kunit *test)
+/*
+ * One thread plays both ends: write @len bytes of @data from the client on
+ * stream 0 in pieces of @chunk (FIN with the last), reading each piece
+ * whole at the server into @rbuf before the next; the stream must arrive
+ * intact with its FIN.
+ */
+static void conn_upload(struct kunit *test, struct conn_pair *p, const u8 *data, u8 *rbuf,
+			size_t len, size_t chunk)
 {
-	const size_t len = 3 * 1024 * 1024 / 2, chunk = 96 * 1024;
-	struct quic_stream_info si;
-	struct conn_pair p = {};
+	struct quic_stream_info si = {};
 	size_t off, got = 0;
-	u8 *data, *rbuf;
 	int ret;
 
-	conn_handshake(test, &conn_cases[0], 63014, &p);
-	data = conn_pattern(test, len, 6);
-	rbuf = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	/* One thread plays both ends: write a piece, then read it all. */
 	for (off = 0; off < len; off += chunk) {
 		u32 flags = (off ? 0 : MSG_STREAM_NEW) | (off + chunk >= len ? MSG_STREAM_FIN : 0);
 
-		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, flags, data + off, chunk),
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, 0, flags, data + off, chunk),
 				chunk);
 		while (got < off + chunk) {
-			ret = conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), rbuf + got,
+			ret = conn_recv(p->server, QUIC_STREAM_INFO, &si, sizeof(si), rbuf + got,
 					len - got);
 			KUNIT_ASSERT_GT_MSG(test, ret, 0, "after %zu of %zu bytes", got, len);
 			got += ret;
@@ -344,6 +343,19 @@ static void conn_transfer_beyond_the_initial_windows(struct kunit *test)
 	}
 	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
 	KUNIT_EXPECT_MEMEQ(test, rbuf, data, len);
+}
+
+static void conn_transfer_beyond_the_initial_windows(struct kunit *test)
+{
+	const size_t len = 3 * 1024 * 1024 / 2, chunk = 96 * 1024;
+	struct conn_pair p = {};
+	u8 *data, *rbuf;
+
+	conn_handshake(test, &conn_cases[0], 63014, &p);
+	data = conn_pattern(test, len, 6);
+	rbuf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	conn_upload(test, &p, data, rbuf, len, chunk);
 }
 
 static atomic_t conn_gso_segs;
@@ -355,17 +367,13 @@ static void conn_gso_hook_off(void *unused)
 
 /*
  * Move 400 kB from client to server on a new connection of conn_cases[@c]
- * and return how many datagrams left in GSO runs; the data must arrive
- * intact.
+ * (conn_upload()) and return how many datagrams left in GSO runs.
  */
 static int conn_gso_transfer(struct kunit *test, int c, u16 port)
 {
 	const size_t len = 400000, chunk = 50000;
-	struct quic_stream_info si;
 	struct conn_pair p = {};
-	size_t off, got = 0;
 	u8 *data, *rbuf;
-	int ret;
 
 	data = conn_pattern(test, len, 9);
 	rbuf = kunit_kmalloc(test, len, GFP_KERNEL);
@@ -373,22 +381,8 @@ static int conn_gso_transfer(struct kunit *test, int c, u16 port)
 	conn_handshake(test, &conn_cases[c], port, &p);
 	atomic_set(&conn_gso_segs, 0);
 	WRITE_ONCE(quic_xmit_kunit_hooks.gso, &conn_gso_segs);
-	for (off = 0; off < len; off += chunk) {
-		u32 flags = (off ? 0 : MSG_STREAM_NEW) | (off + chunk >= len ? MSG_STREAM_FIN : 0);
-
-		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, flags, data + off, chunk),
-				chunk);
-		while (got < off + chunk) {
-			ret = conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), rbuf + got,
-					len - got);
-			KUNIT_ASSERT_GT_MSG(test, ret, 0, "%s: after %zu of %zu bytes",
-					    conn_cases[c].desc, got, len);
-			got += ret;
-		}
-	}
+	conn_upload(test, &p, data, rbuf, len, chunk);
 	WRITE_ONCE(quic_xmit_kunit_hooks.gso, NULL);
-	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
-	KUNIT_EXPECT_MEMEQ(test, rbuf, data, len);
 	return atomic_read(&conn_gso_segs);
 }
 
