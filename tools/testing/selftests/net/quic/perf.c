@@ -35,6 +35,12 @@
  *    byte once its side is ready (kTLS installed); the server reads it and
  *    closes first, the client once it sees that. PSK by default, --x509
  *    for certificates.
+ *  - dl <kind> <bytes>: an HTTP/3 download of one file of --dl-bytes
+ *    (32 MiB) by a pair of programs (perf_dl.c): kind quic, tools/quic's
+ *    quic-server and quic-client (--tools DIR) on the kernel's QUIC, and
+ *    kind ngtcp2, ngtcp2's gtlsserver and gtlsclient ($PATH), a userspace
+ *    QUIC stack; Mbit/s over the client's life. A row whose programs are
+ *    not there is skipped.
  *
  * The kinds: quic: AES-128-GCM (the cipher of QUIC_SOCKOPT_CONFIG, the
  * only one libquic then offers). quic-nocrypt: quic with the transport
@@ -75,13 +81,14 @@
  * the ratios quic/ktls and quic-nocrypt/tcp of the medians. Then one line
  * per row for scripts:
  *   # bench <kind> <size> <metric> median=<x> min=<x> max=<x> unit=<u> mtu=<m> runs=<n>
- * kind quic, quic-nocrypt, tcp or ktls; size in bytes (0 for hs); metric
- * tput (unit Mbit/s), rr (trans/s) or hs (conn/s); a failed row has
- * median=nan min=nan max=nan. Ratios follow as kind quic/ktls (all three
- * metrics), quic-nocrypt/tcp (tput) or quic/tcp (rr, hs), unit=ratio: the
- * median of the first over the median of the second, min and max the
- * extremes the two spreads allow (min of the first over max of the
- * second, and the reverse). Also "# bench-config ..." first (the
+ * kind quic, quic-nocrypt, tcp, ktls or ngtcp2; size in bytes (0 for hs);
+ * metric tput or dl (unit Mbit/s), rr (trans/s) or hs (conn/s); a failed
+ * row has median=nan min=nan max=nan (a skipped one no line). Ratios
+ * follow as kind quic/ktls (tput, rr, hs), quic-nocrypt/tcp (tput),
+ * quic/tcp (rr, hs) or quic/ngtcp2 (dl), unit=ratio: the median of the
+ * first over the median of the second, min and max the extremes the two
+ * spreads allow (min of the first over max of the second, and the
+ * reverse). Also "# bench-config ..." first (the
  * settings), and for the first run of each QUIC bulk row
  *   # bench-wire <kind> <size> negotiated=<0|1> short=<n> clear=<n> mtu=<m>
  * (disable_1rtt_encryption sent by both; 1-RTT packets looked at, and
@@ -131,18 +138,21 @@ static const char *const kind_names[PERF_KINDS] = {
 	[PERF_NOCRYPT] = "quic-nocrypt",
 	[PERF_TCP] = "tcp",
 	[PERF_KTLS] = "ktls",
+	[PERF_NGTCP2] = "ngtcp2",
 };
 
 static const char *const test_names[PERF_TESTS] = {
 	[PERF_TPUT] = "tput",
 	[PERF_RR] = "rr",
 	[PERF_HS] = "hs",
+	[PERF_DL] = "dl",
 };
 
 static const char *const test_units[PERF_TESTS] = {
 	[PERF_TPUT] = "Mbit/s",
 	[PERF_RR] = "trans/s",
 	[PERF_HS] = "conn/s",
+	[PERF_DL] = "Mbit/s",
 };
 
 static const size_t rr_sizes[] = { 1, 1024 };
@@ -156,6 +166,7 @@ struct row {
 	double v[MAX_REPEAT];
 	int nv;
 	bool ok;
+	bool skipped;		/* dl: the programs are not in this image */
 };
 
 static struct {
@@ -167,10 +178,12 @@ static struct {
 	int mtus[2];
 	int nmtus;
 	int timeout;		/* per run, seconds; 0: derived */
+	size_t dl_bytes;	/* size of the file the dl rows fetch */
 } cfg = {
 	.repeat = 5,
 	.mtus = { 1500 },
 	.nmtus = 1,
+	.dl_bytes = 32 << 20,
 };
 
 static struct netns_pair pair;
@@ -179,6 +192,7 @@ static int nrows;
 static int next_port = PORT_BASE;
 static char setup_err[200];	/* no run can start */
 static char creds_err[200];	/* no QUIC or kTLS run can start */
+static char dl_err[200];	/* no dl run can start */
 
 #define BIT(n)	(1u << (n))
 
@@ -220,7 +234,8 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: perf [options]   (root; see the top of perf.c)\n"
 		"  --quick          1 run of 1 s per row, sizes 1K and 64K (smoke test)\n"
-		"  --only LIST      kinds quic,quic-nocrypt,tcp,ktls and/or tests tput,rr,hs\n"
+		"  --only LIST      kinds quic,quic-nocrypt,tcp,ktls,ngtcp2 and/or tests\n"
+		"                   tput,rr,hs,dl\n"
 		"                   (no kind: all kinds; no test: all tests)\n"
 		"  --sizes LIST     bulk message sizes (default 1K,4K,16K,64K)\n"
 		"  --repeat N       runs per row (default 5), median and min..max of them\n"
@@ -234,6 +249,8 @@ static void print_usage(FILE *f)
 		"  --window N       QUIC max_data and max_stream_data_bidi_* (default 4M)\n"
 		"  --timeout S      kill a run after S s (default 3 x seconds + 60)\n"
 		"  --certs DIR      test credentials (default /tests/certs)\n"
+		"  --dl-bytes N     size of the file the dl rows fetch (default 32M)\n"
+		"  --tools DIR      where quic-server and quic-client are (default /tests)\n"
 		"  --help\n"
 		"N takes a K, M or G suffix (binary).\n");
 }
@@ -301,7 +318,8 @@ static int parse_sizes(char *list)
 
 enum {
 	O_QUICK = 256, O_ONLY, O_SIZES, O_REPEAT, O_SECONDS, O_BYTES, O_MTU, O_MTU_ALL,
-	O_PSK, O_X509, O_NO_KTLS, O_BUF, O_WINDOW, O_TIMEOUT, O_CERTS, O_HELP,
+	O_PSK, O_X509, O_NO_KTLS, O_BUF, O_WINDOW, O_TIMEOUT, O_CERTS, O_DL_BYTES, O_TOOLS,
+	O_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -320,6 +338,8 @@ static const struct option long_opts[] = {
 	{ "window", required_argument, NULL, O_WINDOW },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "certs", required_argument, NULL, O_CERTS },
+	{ "dl-bytes", required_argument, NULL, O_DL_BYTES },
+	{ "tools", required_argument, NULL, O_TOOLS },
 	{ "help", no_argument, NULL, O_HELP },
 	{}
 };
@@ -328,6 +348,7 @@ static const struct option long_opts[] = {
 static int parse_args(int argc, char **argv)
 {
 	bool quick = false, sizes = false, repeat = false, seconds = false, no_ktls = false;
+	bool dl_bytes = false;
 	unsigned long long v;
 	char *end;
 	int c;
@@ -401,6 +422,15 @@ static int parse_args(int argc, char **argv)
 		case O_CERTS:
 			cert_dir = optarg;
 			break;
+		case O_DL_BYTES:
+			if (!v || v > (1ULL << 32))
+				goto bad;
+			cfg.dl_bytes = v;
+			dl_bytes = true;
+			break;
+		case O_TOOLS:
+			perf_dl_tools = optarg;
+			break;
 		case O_HELP:
 			print_usage(stdout);
 			return 0;
@@ -429,6 +459,8 @@ static int parse_args(int argc, char **argv)
 		cfg.repeat = 1;
 	if (quick && !seconds)
 		perf_opt.seconds = 1;
+	if (quick && !dl_bytes)
+		cfg.dl_bytes = 8 << 20;
 	return -1;
 bad:
 	fprintf(stderr, "perf: bad option or value\n");
@@ -451,15 +483,18 @@ static void add_row(int mtu, enum perf_test test, enum perf_kind kind, size_t si
 
 static bool wanted(enum perf_test test, enum perf_kind kind)
 {
-	return (cfg.tests & BIT(test)) && (cfg.kinds & BIT(kind)) &&
-	       (test == PERF_TPUT || kind != PERF_NOCRYPT);
+	if (!(cfg.tests & BIT(test)) || !(cfg.kinds & BIT(kind)))
+		return false;
+	if (test == PERF_DL)
+		return kind == PERF_QUIC || kind == PERF_NGTCP2;
+	return kind != PERF_NGTCP2 && (test == PERF_TPUT || kind != PERF_NOCRYPT);
 }
 
-/* Every MTU: bulk per size and kind, then rr, then hs. */
+/* Every MTU: bulk per size and kind, then rr, then hs, then dl. */
 static int build_rows(void)
 {
 	size_t max = cfg.nmtus * (cfg.nsizes * PERF_KINDS + ARRAY_SIZE(rr_sizes) * PERF_KINDS +
-				  PERF_KINDS);
+				  2 * PERF_KINDS);
 	int m, i, k;
 
 	rows = calloc(max, sizeof(*rows));
@@ -477,6 +512,9 @@ static int build_rows(void)
 		for (k = 0; k < PERF_KINDS; k++)
 			if (wanted(PERF_HS, k))
 				add_row(cfg.mtus[m], PERF_HS, k, 0);
+		for (k = 0; k < PERF_KINDS; k++)
+			if (wanted(PERF_DL, k))
+				add_row(cfg.mtus[m], PERF_DL, k, cfg.dl_bytes);
 	}
 	return 0;
 }
@@ -599,7 +637,7 @@ static int run_limit(const struct row *r)
 {
 	if (cfg.timeout)
 		return cfg.timeout;
-	if (r->test == PERF_TPUT && perf_opt.bytes)
+	if ((r->test == PERF_TPUT && perf_opt.bytes) || r->test == PERF_DL)
 		return 300;
 	return (int)(3 * perf_opt.seconds) + 60;
 }
@@ -770,6 +808,8 @@ static bool run_once(const struct row *r, int rep, double *value, char *why, siz
 	j.client_ifname = pair.ifname[0];
 	j.first = !rep;
 	j.wire_check = !rep && r->test == PERF_TPUT && perf_is_quic(r->kind);
+	if (r->test == PERF_DL)
+		return perf_dl_run(&pair, &j, r->size, limit, value, why, len);
 
 	s[1].pid = spawn(1, &j, &s[1].fd);
 	c = s[1].pid > 0 ? wait_ready(s[1].fd) : 0;
@@ -820,8 +860,16 @@ static void run_row(struct row *r)
 
 	row_name(r, name, sizeof(name));
 	r->ok = true;
-	if (setup_err[0] || (r->kind != PERF_TCP && creds_err[0])) {
-		ktap_diag("%s: %s", name, setup_err[0] ? setup_err : creds_err);
+	if (r->test == PERF_DL && !setup_err[0] && !perf_dl_available(r->kind, why, sizeof(why))) {
+		/* Not every image has both programs (ngtcp2's: native builds). */
+		r->skipped = true;
+		ktap_skip(why, "%s", name);
+		return;
+	}
+	if (setup_err[0] || (r->test == PERF_DL && dl_err[0]) ||
+	    (r->kind != PERF_TCP && r->test != PERF_DL && creds_err[0])) {
+		ktap_diag("%s: %s", name, setup_err[0] ? setup_err :
+			  r->test == PERF_DL ? dl_err : creds_err);
 		r->ok = false;
 	}
 	for (rep = 0; r->ok && rep < cfg.repeat; rep++) {
@@ -888,7 +936,7 @@ static const char *cell(const struct row *r, char *buf, size_t len)
 	char a[24], b[24], c[24];
 	double med, min, max;
 
-	if (!r)
+	if (!r || r->skipped)
 		snprintf(buf, len, "-");
 	else if (!stats(r, &med, &min, &max))
 		snprintf(buf, len, "failed");
@@ -923,7 +971,10 @@ static const char *ratio_cell(const struct row *a, const struct row *b, char *bu
 	return buf;
 }
 
-/* One table: sizes down, the kinds of @kinds across, then two ratios. */
+/*
+ * One table: sizes down, the kinds of @kinds across, then the ratios
+ * @ra/@rb and @rc/@rd (none when @rc is PERF_KINDS).
+ */
 static void print_table(int mtu, enum perf_test test, const enum perf_kind *kinds, int nk,
 			const size_t *sizes, int ns, enum perf_kind ra, enum perf_kind rb,
 			enum perf_kind rc, enum perf_kind rd)
@@ -934,7 +985,9 @@ static void print_table(int mtu, enum perf_test test, const enum perf_kind *kind
 	int i, k;
 
 	snprintf(h1, sizeof(h1), "%s/%s", kind_names[ra], kind_names[rb]);
-	snprintf(h2, sizeof(h2), "%s/%s", kind_names[rc], kind_names[rd]);
+	h2[0] = '\0';
+	if (rc < PERF_KINDS)
+		snprintf(h2, sizeof(h2), "%s/%s", kind_names[rc], kind_names[rd]);
 	n = snprintf(line, sizeof(line), "%-6s", test == PERF_HS ? "" : "size");
 	for (k = 0; k < nk; k++)
 		n += snprintf(line + n, sizeof(line) - n, " %-22s", kind_names[kinds[k]]);
@@ -951,9 +1004,10 @@ static void print_table(int mtu, enum perf_test test, const enum perf_kind *kind
 		n += snprintf(line + n, sizeof(line) - n, " %-16s",
 			      ratio_cell(find_row(mtu, test, ra, sizes[i]),
 					 find_row(mtu, test, rb, sizes[i]), buf, sizeof(buf)));
-		snprintf(line + n, sizeof(line) - n, " %s",
-			 ratio_cell(find_row(mtu, test, rc, sizes[i]),
-				    find_row(mtu, test, rd, sizes[i]), buf, sizeof(buf)));
+		if (rc < PERF_KINDS)
+			snprintf(line + n, sizeof(line) - n, " %s",
+				 ratio_cell(find_row(mtu, test, rc, sizes[i]),
+					    find_row(mtu, test, rd, sizes[i]), buf, sizeof(buf)));
 		ktap_diag("%s", line);
 	}
 }
@@ -977,7 +1031,7 @@ static void print_bench(int mtu)
 
 	for (i = 0; i < nrows; i++) {
 		r = &rows[i];
-		if (r->mtu != mtu)
+		if (r->mtu != mtu || r->skipped)
 			continue;
 		if (!stats(r, &med, &min, &max)) {
 			med = NAN;
@@ -998,12 +1052,14 @@ static void print_bench(int mtu)
 	}
 	bench_ratio(mtu, PERF_HS, 0, PERF_QUIC, PERF_KTLS);
 	bench_ratio(mtu, PERF_HS, 0, PERF_QUIC, PERF_TCP);
+	bench_ratio(mtu, PERF_DL, cfg.dl_bytes, PERF_QUIC, PERF_NGTCP2);
 }
 
 static void print_tables(int mtu)
 {
 	static const enum perf_kind tput_kinds[] = { PERF_QUIC, PERF_NOCRYPT, PERF_TCP, PERF_KTLS };
 	static const enum perf_kind kinds3[] = { PERF_QUIC, PERF_TCP, PERF_KTLS };
+	static const enum perf_kind dl_kinds[] = { PERF_QUIC, PERF_NGTCP2 };
 	static const size_t hs_size[] = { 0 };
 	const char *runs = cfg.repeat == 1 ? "run" : "runs";
 
@@ -1028,6 +1084,12 @@ static void print_tables(int mtu)
 			  perf_opt.x509 ? "X.509" : "PSK", perf_opt.seconds);
 		print_table(mtu, PERF_HS, kinds3, ARRAY_SIZE(kinds3), hs_size, 1, PERF_QUIC,
 			    PERF_KTLS, PERF_QUIC, PERF_TCP);
+	}
+	if (cfg.tests & BIT(PERF_DL)) {
+		ktap_diag("HTTP/3 download of one file, Mbit/s: quic = tools/quic on the kernel,");
+		ktap_diag("ngtcp2 = its example programs in userspace");
+		print_table(mtu, PERF_DL, dl_kinds, ARRAY_SIZE(dl_kinds), &cfg.dl_bytes, 1,
+			    PERF_QUIC, PERF_NGTCP2, PERF_KINDS, PERF_KINDS);
 	}
 	print_bench(mtu);
 }
@@ -1089,6 +1151,15 @@ int main(int argc, char **argv)
 		snprintf(setup_err, sizeof(setup_err), "out of memory");
 	if (cfg.kinds & ~BIT(PERF_TCP))
 		check_creds();
+	for (i = 0; i < nrows && !dl_err[0]; i++) {
+		if (rows[i].test != PERF_DL)
+			continue;
+		ret = perf_dl_prepare(cfg.dl_bytes);
+		if (ret)
+			snprintf(dl_err, sizeof(dl_err), "the file to serve: %s",
+				 errno_name(-ret));
+		break;
+	}
 	if (creds_err[0])
 		ktap_diag("%s", creds_err);
 	if (!setup_err[0] && netns_pair_create(&pair))
@@ -1111,6 +1182,7 @@ int main(int argc, char **argv)
 	ktap_diag("done in %.0f s", now() - t0);
 	if (have_pair)
 		netns_pair_destroy(&pair);
+	perf_dl_cleanup();
 	quic_set_ca_file(NULL);
 	free(rows);
 	return ktap_finish();

@@ -21,6 +21,7 @@ enum perf_kind {
 	PERF_NOCRYPT,		/* QUIC with disable_1rtt_encryption on both sides */
 	PERF_TCP,		/* plain TCP */
 	PERF_KTLS,		/* TCP + TLS 1.3 (GnuTLS) + kTLS TX/RX, AES-128-GCM */
+	PERF_NGTCP2,		/* ngtcp2's examples: QUIC in userspace (downloads only) */
 	PERF_KINDS,
 };
 
@@ -29,6 +30,7 @@ enum perf_test {
 	PERF_TPUT,		/* bulk transfer in messages of one size */
 	PERF_RR,		/* request/response, one exchange at a time */
 	PERF_HS,		/* connection set-up and close */
+	PERF_DL,		/* one HTTP/3 download by a pair of programs */
 	PERF_TESTS,
 };
 
@@ -100,6 +102,18 @@ void perf_sock_describe(const struct perf_job *j, int fd, struct perf_res *r);
 void perf_sock_report_end(const struct perf_job *j, int fd, struct perf_res *r);
 void perf_libquic_log(int level, const char *msg);
 const char *perf_libquic_last(void);
+
+/*
+ * perf_dl.c: the download rows, run by programs (tools/quic's for kind
+ * quic, ngtcp2's examples for kind ngtcp2) rather than by perf's own code.
+ */
+struct netns_pair;
+extern const char *perf_dl_tools;	/* where quic-server and quic-client are */
+bool perf_dl_available(enum perf_kind kind, char *why, size_t len);
+int perf_dl_prepare(uint64_t bytes);
+bool perf_dl_run(const struct netns_pair *pair, const struct perf_job *j, uint64_t bytes,
+		 int limit, double *mbps, char *why, size_t len);
+void perf_dl_cleanup(void);
 
 /* Capture of the client's first 1-RTT packets on its veth. */
 struct perf_wire {
