@@ -9,7 +9,7 @@
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
 ARCH ?= x86_64
 T ?=
-# make bench ARCH=x86_64|arm64 [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
+# make bench ARCH=x86_64|arm64|um [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
 BENCH_ARGS ?=
 # make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers
 PEER ?= ngtcp2
@@ -24,7 +24,8 @@ help:
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
-	@echo "make bench        throughput of QUIC, TCP and kTLS in one guest, no debug kernel (ARCH=, BENCH_ARGS=)"
+	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
+	@echo "                  (ARCH=x86_64|arm64|um, BENCH_ARGS=)"
 	@echo "make static       checkpatch, W=1 + sparse and kernel-doc only"
 	@echo "make prepare      install packages and prepare .build/linux"
 

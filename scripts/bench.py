@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench ARCH=x86_64|arm64`: the throughput benchmark (the guest
+# `make bench ARCH=x86_64|arm64|um`: the throughput benchmark (the guest
 # program tools/testing/selftests/net/quic/perf) in a kernel built without
 # the sanitizers and lock debugging of the selftest kernel, so that the
 # figures measure QUIC, TCP and kTLS rather than KASAN.
 #
 # 1. builds that kernel in .build/bench-<arch> from the selftest
-#    fragments "config" + "config.bench" + "config.bench.<arch>";
-# 2. puts perf (with libquic and GnuTLS), its credentials and a wrapper
-#    holding the chosen options in an initramfs;
-# 3. boots it in QEMU (TCG, like every booted test here) and collects the
-#    "# bench ..." lines perf prints into a table, saved with the raw
-#    output under .build/bench-<arch>/run/.
+#    fragments "config" + "config.bench" + "config.bench.<arch>" (for
+#    User-mode Linux "config.bench.um" alone: the QEMU fragments name
+#    devices UML does not have);
+# 2. puts perf (with libquic and GnuTLS), its credentials, tools/quic's
+#    quic-server and quic-client, ngtcp2's gtlsserver and gtlsclient
+#    (native arches: the host's, from Debian's ngtcp2-server and
+#    ngtcp2-client) and a wrapper holding the chosen options in an
+#    initramfs;
+# 3. boots it, in QEMU (TCG, like every booted test here) or, for um, as
+#    the host program .build/bench-um/linux, and collects the "# bench ..."
+#    lines perf prints into a table, saved with the raw output under
+#    .build/bench-<arch>/run/.
 #
 # Figures from emulation mean little in absolute terms; the ratios of one
-# run (QUIC/kTLS, QUIC without 1-RTT encryption/TCP) are what to compare.
+# run (QUIC/kTLS, QUIC without 1-RTT encryption/TCP, kernel QUIC/ngtcp2)
+# are what to compare. User-mode Linux runs the guest's code natively (one
+# CPU, system calls and page faults through the host's ptrace): its
+# figures are far steadier than TCG's, the better platform for ratios.
 # The benchmark never fails on a number: the exit status only says whether
 # every row ran and carried the right data.
 
@@ -37,6 +46,82 @@ def log(msg):
 	print(msg, flush=True)
 
 
+# User-mode Linux on an x86_64 host: a host program that runs x86_64
+# binaries, so the image takes the host's programs and libraries as the
+# x86_64 one does.
+ARCHES = dict(st.ARCHES, um=dict(
+	st.ARCHES['x86_64'], image='linux', target='linux', qemu='User-mode Linux',
+	packages=[p for p in st.ARCHES['x86_64']['packages'] if not p.startswith('qemu')]))
+# The download rows' userspace QUIC stack, native images only.
+NGTCP2_PACKAGES = ['ngtcp2-client', 'ngtcp2-server']
+NGTCP2_PROGS = ('gtlsserver', 'gtlsclient')
+
+
+def add_download_programs(arch, cfg, obj, root):
+	"""quic-server/quic-client in /tests, ngtcp2's programs in /usr/bin."""
+	st.add_tools(cfg, obj, root, os.path.join(st.CACHE, 'sysroot-' + arch))
+	if cfg['cross']:
+		log(f'bench: no ngtcp2 programs for {arch} (the host\'s are x86_64): '
+		    'its dl row is skipped')
+		return
+	st.apt_install(NGTCP2_PACKAGES)
+	for prog in NGTCP2_PROGS:
+		path = shutil.which(prog, path='/usr/bin:/usr/sbin:/bin:/sbin')
+		if not path:
+			raise RuntimeError(f'{prog} not found after installing {NGTCP2_PACKAGES}')
+		st.copy_with_libs(path, '/usr/bin', root, cfg)
+		st.run(['strip', os.path.join(root, 'usr', 'bin', prog)])
+
+
+def boot_um(obj, image, rundir, timeout):
+	"""Run the image under User-mode Linux; returns (Test list, seconds).
+
+	The kernel log goes to console.log through con0 (the console), /init's
+	KTAP to ktap.log through con1 (/dev/tty1, named by selftest_out=).
+	"""
+	os.makedirs(rundir, exist_ok=True)
+	console = os.path.join(rundir, 'console.log')
+	ktap = os.path.join(rundir, 'ktap.log')
+	start = time.monotonic()
+	with open(console, 'w') as con, open(ktap, 'w') as out:
+		cmd = [os.path.join(obj, 'linux'), 'mem=2G', 'initrd=' + image, 'con=null',
+		       'con0=null,fd:1', f'con1=null,fd:{out.fileno()}', 'ssl=null',
+		       'panic=-1', 'printk.time=1', 'selftests=perf',
+		       f'selftest_timeout={timeout - 60}', 'selftest_out=/dev/tty1']
+		with open(os.path.join(rundir, 'um.cmd'), 'w') as f:
+			f.write(' '.join(cmd) + '\n')
+		log(f'bench: booting User-mode Linux (timeout {timeout} s); '
+		    f'logs in {os.path.relpath(rundir, st.ROOT)}/')
+		# Its own session: UML's helper processes go with it on a timeout.
+		proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=con,
+					stderr=subprocess.STDOUT, pass_fds=(out.fileno(),),
+					start_new_session=True)
+		try:
+			proc.wait(timeout=timeout)
+			timed_out = False
+		except subprocess.TimeoutExpired:
+			os.killpg(proc.pid, 9)
+			proc.wait()
+			timed_out = True
+	secs = time.monotonic() - start
+	text = open(ktap, errors='replace').read()
+	log_text = open(console, errors='replace').read()
+	root = st.parse_ktap(text)
+	results = list(root.children)
+	if root.plan is None or root.plan != len(root.children):
+		results.append(st.Test('KTAP plan from /init', ok=False,
+				       diag=['# the image did not run its test'] +
+				       ['# ' + l for l in log_text.splitlines()[-15:]]))
+	if timed_out:
+		results.append(st.Test('no timeout', ok=False, diag=[f'# killed after {timeout} s']))
+	elif '# selftest: done' not in text:
+		results.append(st.Test('clean power-off', ok=False,
+				       diag=[f'# exit status {proc.returncode}'] +
+				       ['# ' + l for l in log_text.splitlines()[-15:]]))
+	results.append(st.check_kernel_log(log_text))
+	return results, secs
+
+
 BENCH_LINE = re.compile(r'^\s*# bench (\S+) (\S+) (\S+) (.*)$')
 
 
@@ -54,7 +139,7 @@ def parse_bench(text):
 
 def main():
 	ap = argparse.ArgumentParser(description='QUIC throughput against TCP and kTLS in one guest.')
-	ap.add_argument('--arch', default='x86_64', choices=sorted(st.ARCHES))
+	ap.add_argument('--arch', default='x86_64', choices=sorted(ARCHES))
 	ap.add_argument('--quick', action='store_true',
 			help='one repeat, 1 s per run, 1 KiB and 64 KiB only (a smoke run)')
 	ap.add_argument('--perf-args', default='',
@@ -63,7 +148,7 @@ def main():
 	ap.add_argument('-v', '--verbose', action='store_true')
 	args = ap.parse_args()
 	st.VERBOSE = args.verbose
-	arch, cfg = args.arch, st.ARCHES[args.arch]
+	arch, cfg = args.arch, ARCHES[args.arch]
 	obj = os.path.join(st.BUILD, 'bench-' + arch)
 
 	subprocess.run([os.path.join(st.ROOT, 'scripts', 'deps.sh')], check=True)
@@ -73,8 +158,9 @@ def main():
 	with open(os.path.join(st.BUILD, f'kunit-{arch}.lock'), 'w') as lock:
 		fcntl.flock(lock, fcntl.LOCK_EX)
 		st.run([os.path.join(st.ROOT, 'scripts', 'prepare-tree.sh')])
-		modroot = st.build_kernel(arch, cfg, obj,
-					  ['config', 'config.bench', 'config.bench.' + arch])
+		fragments = ['config.bench.um'] if arch == 'um' else \
+			['config', 'config.bench', 'config.bench.' + arch]
+		modroot = st.build_kernel(arch, cfg, obj, fragments)
 
 	perf_args = (['--quick'] if args.quick else []) + shlex.split(args.perf_args)
 
@@ -86,19 +172,24 @@ def main():
 			f.write('#!/bin/sh\nexec /tests/perf.bin ' +
 				' '.join(shlex.quote(a) for a in perf_args) + '\n')
 		os.chmod(os.path.join(tests, 'perf'), 0o755)
+		add_download_programs(arch, cfg, obj, root)
 
 	names = ['perf']
 	image = st.build_image(arch, cfg, obj, modroot, names, extra=extra, name='bench')
 	args.hostfwd, args.pcap = [], ''
 	args.test_timeout = args.timeout - 120
 	rundir = os.path.join(obj, 'run')
-	results, secs = st.boot(arch, cfg, obj, image, args, names, rundir=rundir)
+	if arch == 'um':
+		results, secs = boot_um(obj, image, rundir, args.timeout)
+	else:
+		results, secs = st.boot(arch, cfg, obj, image, args, names, rundir=rundir)
 	for t in results:
 		st.report(t)
 
 	text = open(os.path.join(rundir, 'ktap.log'), errors='replace').read()
 	rows = parse_bench(text)
-	log(f'bench: {arch}, QEMU TCG, perf {" ".join(perf_args) or "(defaults)"}; '
+	where = 'User-mode Linux' if arch == 'um' else 'QEMU TCG'
+	log(f'bench: {arch}, {where}, perf {" ".join(perf_args) or "(defaults)"}; '
 	    f'{time.monotonic() - start:.0f} s in all, {secs:.0f} s booted')
 	log(f'bench: {"kind":<16}{"size":>6}  {"metric":<10}{"median":>12}{"min":>12}{"max":>12}  unit')
 	for kind, size, metric, kv in rows:
