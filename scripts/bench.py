@@ -73,11 +73,12 @@ def add_download_programs(arch, cfg, obj, root):
 		st.run(['strip', os.path.join(root, 'usr', 'bin', prog)])
 
 
-def boot_um(obj, image, rundir, timeout):
+def boot_um(obj, image, rundir, timeout, profile=False):
 	"""Run the image under User-mode Linux; returns (Test list, seconds).
 
 	The kernel log goes to console.log through con0 (the console), /init's
 	KTAP to ktap.log through con1 (/dev/tty1, named by selftest_out=).
+	@profile: under the host's perf record (profile_report() reads it).
 	"""
 	os.makedirs(rundir, exist_ok=True)
 	console = os.path.join(rundir, 'console.log')
@@ -88,6 +89,9 @@ def boot_um(obj, image, rundir, timeout):
 		       'con0=null,fd:1', f'con1=null,fd:{out.fileno()}', 'ssl=null',
 		       'panic=-1', 'printk.time=1', 'selftests=perf',
 		       f'selftest_timeout={timeout - 60}', 'selftest_out=/dev/tty1']
+		if profile:
+			cmd = ['perf', 'record', '-q', '-F', str(PROFILE_HZ), '-o',
+			       os.path.join(rundir, 'perf.data'), '--'] + cmd
 		with open(os.path.join(rundir, 'um.cmd'), 'w') as f:
 			f.write(' '.join(cmd) + '\n')
 		log(f'bench: booting User-mode Linux (timeout {timeout} s); '
@@ -122,6 +126,31 @@ def boot_um(obj, image, rundir, timeout):
 	return results, secs
 
 
+# Samples per second of the UML process tree (its kernel is one host process).
+PROFILE_HZ = 997
+PROFILE_TOP = 40
+
+
+def profile_report(rundir):
+	"""The kernel's functions by share of the samples, from rundir/perf.data.
+
+	Only samples in the UML kernel binary count (--dso): the guest's own
+	programs run in host processes whose code perf cannot name. QUIC and
+	kTLS are built in (config.bench.um), so their functions have names.
+	"""
+	data = os.path.join(rundir, 'perf.data')
+	out = st.run(['perf', 'report', '-i', data, '--stdio', '--no-children', '--sort', 'sym',
+		      '--dso', 'linux', '--percent-limit', '0.3', '-q'])
+	with open(os.path.join(rundir, 'profile.txt'), 'w') as f:
+		f.write(out)
+	log(f'bench: profile of the UML kernel (perf record -F {PROFILE_HZ}, samples in the '
+	    f'kernel binary), top {PROFILE_TOP}; all in {os.path.relpath(rundir, st.ROOT)}'
+	    '/profile.txt')
+	lines = [l for l in out.splitlines() if l.strip()]
+	for line in lines[:PROFILE_TOP]:
+		log('bench: ' + line.strip())
+
+
 BENCH_LINE = re.compile(r'^\s*# bench (\S+) (\S+) (\S+) (.*)$')
 
 
@@ -145,8 +174,13 @@ def main():
 	ap.add_argument('--perf-args', default='',
 			help='more options for perf (see perf --help), e.g. "--mtu-all --repeat 3"')
 	ap.add_argument('--timeout', type=int, default=5400, help='limit for the boot, seconds')
+	ap.add_argument('--profile', action='store_true',
+			help='um only: record the kernel with the host\'s perf and print where '
+			'its time went (use with --perf-args to pick the rows)')
 	ap.add_argument('-v', '--verbose', action='store_true')
 	args = ap.parse_args()
+	if args.profile and args.arch != 'um':
+		ap.error('--profile needs --arch=um (QEMU runs the guest where perf cannot see it)')
 	st.VERBOSE = args.verbose
 	arch, cfg = args.arch, ARCHES[args.arch]
 	obj = os.path.join(st.BUILD, 'bench-' + arch)
@@ -180,7 +214,9 @@ def main():
 	args.test_timeout = args.timeout - 120
 	rundir = os.path.join(obj, 'run')
 	if arch == 'um':
-		results, secs = boot_um(obj, image, rundir, args.timeout)
+		results, secs = boot_um(obj, image, rundir, args.timeout, args.profile)
+		if args.profile:
+			profile_report(rundir)
 	else:
 		results, secs = st.boot(arch, cfg, obj, image, args, names, rundir=rundir)
 	for t in results:
