@@ -401,10 +401,6 @@ static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
 }
 
 /*
- * Process the packet at skb->data. Return: its length (to move to the
- * next coalesced packet), 0 to stop walking the datagram.
- */
-/*
  * RFC 9000 Section 6.2: a client that has processed no packet of the
  * server yet abandons the attempt on a Version Negotiation packet, unless
  * it lists the version it chose (then it is discarded, as are packets
@@ -438,6 +434,10 @@ drop:
 	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
 }
 
+/*
+ * Process the packet at skb->data. Return: its length (to move to the
+ * next coalesced packet), 0 to stop walking the datagram.
+ */
 static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 {
 	struct quic_rcv_pkt rp = { .now = now };
