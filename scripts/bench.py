@@ -36,6 +36,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -78,35 +79,57 @@ def boot_um(obj, image, rundir, timeout, profile=False):
 
 	The kernel log goes to console.log through con0 (the console), /init's
 	KTAP to ktap.log through con1 (/dev/tty1, named by selftest_out=).
-	@profile: under the host's perf record (profile_report() reads it).
+	Every channel is a pipe of its own: UML polls its channels with epoll,
+	which refuses regular files, and takes one interrupt per input fd. The
+	inputs stay open and silent. @profile: under the host's perf record
+	(profile_report() reads it).
 	"""
 	os.makedirs(rundir, exist_ok=True)
 	console = os.path.join(rundir, 'console.log')
 	ktap = os.path.join(rundir, 'ktap.log')
+	ktap_r, ktap_w = os.pipe()
+	in1_r, in1_w = os.pipe()
+	cmd = [os.path.join(obj, 'linux'), 'mem=2G', 'initrd=' + image, 'con=null',
+	       'con0=fd:0,fd:1', f'con1=fd:{in1_r},fd:{ktap_w}', 'ssl=null', 'panic=-1',
+	       'printk.time=1', 'selftests=perf', f'selftest_timeout={timeout - 60}',
+	       'selftest_out=/dev/tty1']
+	if profile:
+		cmd = ['perf', 'record', '-q', '-F', str(PROFILE_HZ), '-o',
+		       os.path.join(rundir, 'perf.data'), '--'] + cmd
+	with open(os.path.join(rundir, 'um.cmd'), 'w') as f:
+		f.write(' '.join(cmd) + '\n')
+	log(f'bench: booting User-mode Linux (timeout {timeout} s); '
+	    f'logs in {os.path.relpath(rundir, st.ROOT)}/')
 	start = time.monotonic()
-	with open(console, 'w') as con, open(ktap, 'w') as out:
-		cmd = [os.path.join(obj, 'linux'), 'mem=2G', 'initrd=' + image, 'con=null',
-		       'con0=null,fd:1', f'con1=null,fd:{out.fileno()}', 'ssl=null',
-		       'panic=-1', 'printk.time=1', 'selftests=perf',
-		       f'selftest_timeout={timeout - 60}', 'selftest_out=/dev/tty1']
-		if profile:
-			cmd = ['perf', 'record', '-q', '-F', str(PROFILE_HZ), '-o',
-			       os.path.join(rundir, 'perf.data'), '--'] + cmd
-		with open(os.path.join(rundir, 'um.cmd'), 'w') as f:
-			f.write(' '.join(cmd) + '\n')
-		log(f'bench: booting User-mode Linux (timeout {timeout} s); '
-		    f'logs in {os.path.relpath(rundir, st.ROOT)}/')
-		# Its own session: UML's helper processes go with it on a timeout.
-		proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=con,
-					stderr=subprocess.STDOUT, pass_fds=(out.fileno(),),
-					start_new_session=True)
-		try:
-			proc.wait(timeout=timeout)
-			timed_out = False
-		except subprocess.TimeoutExpired:
-			os.killpg(proc.pid, 9)
-			proc.wait()
-			timed_out = True
+	# Its own session: UML's helper processes go with it on a timeout.
+	proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+				stderr=subprocess.STDOUT, pass_fds=(ktap_w, in1_r),
+				start_new_session=True)
+	os.close(ktap_w)
+	os.close(in1_r)
+
+	def drain(src, path):
+		with open(path, 'wb') as out:
+			for chunk in iter(lambda: os.read(src, 65536), b''):
+				out.write(chunk)
+				out.flush()
+
+	readers = [threading.Thread(target=drain, args=(proc.stdout.fileno(), console)),
+		   threading.Thread(target=drain, args=(ktap_r, ktap))]
+	for t in readers:
+		t.start()
+	try:
+		proc.wait(timeout=timeout)
+		timed_out = False
+	except subprocess.TimeoutExpired:
+		os.killpg(proc.pid, 9)
+		proc.wait()
+		timed_out = True
+	proc.stdin.close()
+	os.close(in1_w)
+	for t in readers:
+		t.join(timeout=30)
+	os.close(ktap_r)
 	secs = time.monotonic() - start
 	text = open(ktap, errors='replace').read()
 	log_text = open(console, errors='replace').read()

@@ -511,14 +511,14 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 			glob.glob(os.path.join(root, 'lib', 'modules', '*', 'source')):
 		os.remove(link)
 
-	for name in names:
-		prog = os.path.join(tests_out, name)
-		if name in dynamic:
+	for test in names:
+		prog = os.path.join(tests_out, test)
+		if test in dynamic:
 			copy_with_libs(prog, '/tests', root, cfg, sysroots)
 		else:
-			shutil.copy2(prog, os.path.join(root, 'tests', name))
+			shutil.copy2(prog, os.path.join(root, 'tests', test))
 		# Debug info stays in the build directory; the image gets lean copies.
-		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', name)])
+		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', test)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
 	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse',
