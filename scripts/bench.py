@@ -155,22 +155,31 @@ PROFILE_TOP = 40
 
 
 def profile_report(rundir):
-	"""The kernel's functions by share of the samples, from rundir/perf.data.
+	"""Where the samples fell, from rundir/perf.data, into run/profile.txt.
 
-	Only samples in the UML kernel binary count (--dso): the guest's own
-	programs run in host processes whose code perf cannot name. QUIC and
-	kTLS are built in (config.bench.um), so their functions have names.
+	First the split between the host's kernel (UML's system calls, page
+	faults and ptrace switches), the UML kernel binary and the guest's
+	programs; then the UML kernel's functions, as shares of the samples in
+	that binary (--dso linux). The guest's programs run in host processes
+	whose code perf cannot name. QUIC and kTLS are built in
+	(config.bench.um), so their functions have names.
 	"""
 	data = os.path.join(rundir, 'perf.data')
-	out = st.run(['perf', 'report', '-i', data, '--stdio', '--no-children', '--sort', 'sym',
-		      '--dso', 'linux', '--percent-limit', '0.3', '-q'])
+	split = st.run(['perf', 'report', '-i', data, '--stdio', '--no-children', '--sort', 'dso',
+			'-q'])
+	funcs = st.run(['perf', 'report', '-i', data, '--stdio', '--no-children', '--sort', 'sym',
+			'--dso', 'linux', '--percentage', 'relative', '--percent-limit', '0.3',
+			'-q'])
 	with open(os.path.join(rundir, 'profile.txt'), 'w') as f:
-		f.write(out)
-	log(f'bench: profile of the UML kernel (perf record -F {PROFILE_HZ}, samples in the '
-	    f'kernel binary), top {PROFILE_TOP}; all in {os.path.relpath(rundir, st.ROOT)}'
-	    '/profile.txt')
-	lines = [l for l in out.splitlines() if l.strip()]
-	for line in lines[:PROFILE_TOP]:
+		f.write('# all samples by binary\n' + split +
+			'\n# the UML kernel binary, by function\n' + funcs)
+	log(f'bench: profile (perf record -F {PROFILE_HZ} of the UML process tree), all samples '
+	    'by binary:')
+	for line in [l for l in split.splitlines() if l.strip()][:6]:
+		log('bench: ' + line.strip())
+	log(f'bench: the UML kernel binary by function, top {PROFILE_TOP} '
+	    f'(all in {os.path.relpath(rundir, st.ROOT)}/profile.txt):')
+	for line in [l for l in funcs.splitlines() if l.strip()][:PROFILE_TOP]:
 		log('bench: ' + line.strip())
 
 
