@@ -6,8 +6,10 @@
  * Loss recovery on the packets sent from here lives in recovery.c.
  */
 
+#include <linux/err.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "outqueue.h"
 
@@ -33,7 +35,8 @@ static bool quic_outq_level_valid(u8 level)
 	return level < QUIC_CRYPTO_MAX;
 }
 
-static struct quic_outq_frame *quic_outq_frame_new(u8 type, const u8 *data, u32 len, gfp_t gfp)
+/* A frame without bytes of its own. */
+static struct quic_outq_frame *quic_outq_frame_alloc(u8 type, gfp_t gfp)
 {
 	struct quic_outq_frame *fr;
 
@@ -42,15 +45,63 @@ static struct quic_outq_frame *quic_outq_frame_new(u8 type, const u8 *data, u32 
 		return NULL;
 	INIT_LIST_HEAD(&fr->list);
 	fr->type = type;
-	if (len) {
-		fr->buf = kmemdup(data, len, gfp);
-		if (!fr->buf) {
-			kfree(fr);
-			return NULL;
-		}
+	return fr;
+}
+
+/* Drop @fr's hold on its bytes; the last frame frees them. */
+static void quic_outq_bytes_put(struct quic_outq_frame *fr)
+{
+	if (fr->bytes && refcount_dec_and_test(&fr->bytes->ref)) {
+		kfree(fr->bytes->data);
+		kfree(fr->bytes);
+	}
+	fr->bytes = NULL;
+	fr->buf = NULL;
+}
+
+/* A frame holding @len bytes copied from @from: for application data the
+ * one copy on the way in. ERR_PTR(-EFAULT) when @from runs dry (a user
+ * buffer that faults), ERR_PTR(-ENOMEM).
+ */
+static struct quic_outq_frame *
+quic_outq_frame_new_iter(u8 type, struct iov_iter *from, u32 len, gfp_t gfp)
+{
+	struct quic_outq_frame *fr;
+
+	fr = quic_outq_frame_alloc(type, gfp);
+	if (!fr)
+		return ERR_PTR(-ENOMEM);
+	if (!len)
+		return fr;
+	fr->bytes = kmalloc(sizeof(*fr->bytes), gfp);
+	if (fr->bytes)
+		fr->bytes->data = kmalloc(len, gfp);
+	if (!fr->bytes || !fr->bytes->data) {
+		kfree(fr->bytes);
+		kfree(fr);
+		return ERR_PTR(-ENOMEM);
+	}
+	refcount_set(&fr->bytes->ref, 1);
+	fr->buf = fr->bytes->data;
+	if (!copy_from_iter_full(fr->buf, len, from)) {
+		quic_outq_bytes_put(fr);
+		kfree(fr);
+		return ERR_PTR(-EFAULT);
 	}
 	fr->len = len;
 	return fr;
+}
+
+/* The same from a kernel buffer; NULL on allocation failure. */
+static struct quic_outq_frame *quic_outq_frame_new(u8 type, const u8 *data, u32 len, gfp_t gfp)
+{
+	struct kvec kv = { .iov_base = (void *)data, .iov_len = len };
+	struct quic_outq_frame *fr;
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	fr = quic_outq_frame_new_iter(type, &it, len, gfp);
+	return IS_ERR(fr) ? NULL : fr;
 }
 
 /**
@@ -67,7 +118,7 @@ void quic_outq_frame_free(struct quic_outq *outq, struct quic_outq_frame *fr)
 		outq->wmem -= min_t(u64, fr->len, outq->wmem);
 	if (fr->type == QUIC_FRAME_STREAM && fr->os)
 		fr->os->unacked -= min_t(u64, fr->len, fr->os->unacked);
-	kfree(fr->buf);
+	quic_outq_bytes_put(fr);
 	kfree(fr);
 }
 
@@ -322,25 +373,27 @@ int quic_outq_crypto_append(struct quic_outq *outq, u8 level, const u8 *data, u3
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_crypto_append);
 
 /**
- * quic_outq_stream_append - queue stream data
+ * quic_outq_stream_append_iter - queue stream data taken from an iterator
  * @outq: the queue
  * @s: the stream, with a sending part in Ready or Send
- * @data: the bytes, copied
+ * @from: where the bytes are (a user buffer for sendmsg()); advanced by
+ *	@len on success
  * @len: their number (0 with @fin to end the stream)
  * @fin: these bytes end the stream
  * @gfp: allocation flags
  *
- * The bytes take the next offsets of the stream. They are held until
- * acknowledged, so that they can be sent again (RFC 9000 Section 13.3), and
- * count in quic_outq_wmem() until then. Flow control is applied when they
- * are sent, not here.
+ * The bytes are copied once, from @from into the buffer of the frame that
+ * holds them until acknowledged, so that they can be sent again (RFC 9000
+ * Section 13.3); they count in quic_outq_wmem() until then. They take the
+ * next offsets of the stream. Flow control is applied when they are sent,
+ * not here. Nothing is queued when this fails.
  *
  * Return: 0; -EPIPE when the FIN was queued already or the sending part is
  * finished or reset; -EINVAL for a stream we cannot send on or an offset
- * beyond 2^62 - 1; -ENOMEM.
+ * beyond 2^62 - 1; -EFAULT when @from could not be read in full; -ENOMEM.
  */
-int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const u8 *data,
-			    u32 len, bool fin, gfp_t gfp)
+int quic_outq_stream_append_iter(struct quic_outq *outq, struct quic_stream *s,
+				 struct iov_iter *from, u32 len, bool fin, gfp_t gfp)
 {
 	struct quic_outq_stream *os;
 	struct quic_outq_frame *fr;
@@ -367,14 +420,15 @@ int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const
 		list_add_tail(&os->node, &outq->streams_list);
 		created = true;
 	}
-	if (os->offset + len > QUIC_VARINT_MAX) {
-		fr = NULL;
+	err = -EINVAL;
+	if (os->offset + len > QUIC_VARINT_MAX)
+		goto err;
+
+	fr = quic_outq_frame_new_iter(QUIC_FRAME_STREAM, from, len, gfp);
+	if (IS_ERR(fr)) {
+		err = PTR_ERR(fr);
 		goto err;
 	}
-
-	fr = quic_outq_frame_new(QUIC_FRAME_STREAM, data, len, gfp);
-	if (!fr)
-		goto err;
 	fr->os = os;
 	fr->offset = os->offset;
 	fr->fin = fin;
@@ -391,34 +445,82 @@ int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const
 err:
 	if (created)
 		quic_outq_os_free(outq, os);
-	return fr ? -ENOMEM : -EINVAL;
+	return err;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_stream_append_iter);
+
+/**
+ * quic_outq_stream_append - queue stream data from a kernel buffer
+ * @outq: the queue
+ * @s: the stream, with a sending part in Ready or Send
+ * @data: the bytes, copied
+ * @len: their number (0 with @fin to end the stream)
+ * @fin: these bytes end the stream
+ * @gfp: allocation flags
+ *
+ * quic_outq_stream_append_iter() over @data.
+ *
+ * Return: as quic_outq_stream_append_iter(), never -EFAULT.
+ */
+int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const u8 *data,
+			    u32 len, bool fin, gfp_t gfp)
+{
+	struct kvec kv = { .iov_base = (void *)data, .iov_len = len };
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	return quic_outq_stream_append_iter(outq, s, &it, len, fin, gfp);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_stream_append);
 
 /**
- * quic_outq_datagram_append - queue a DATAGRAM frame (RFC 9221)
+ * quic_outq_datagram_append_iter - queue a DATAGRAM frame (RFC 9221)
  * @outq: the queue
- * @data: the datagram, copied
+ * @from: where the datagram is (a user buffer for sendmsg()); advanced by
+ *	@len on success
  * @len: its length; the caller checked it against the peer's
  *	max_datagram_frame_size
  * @gfp: allocation flags
  *
  * DATAGRAM frames are sent in 1-RTT (or 0-RTT) packets after the stream
  * data, and are freed as soon as they are sent: they are never
- * retransmitted (RFC 9221 Section 5.2).
+ * retransmitted (RFC 9221 Section 5.2). The bytes are copied once, into
+ * the frame.
+ *
+ * Return: 0, -EFAULT when @from could not be read in full, or -ENOMEM.
+ */
+int quic_outq_datagram_append_iter(struct quic_outq *outq, struct iov_iter *from, u32 len,
+				   gfp_t gfp)
+{
+	struct quic_outq_frame *fr;
+
+	fr = quic_outq_frame_new_iter(QUIC_FRAME_DATAGRAM_LEN, from, len, gfp);
+	if (IS_ERR(fr))
+		return PTR_ERR(fr);
+	outq->wmem += len;
+	list_add_tail(&fr->list, &outq->datagrams);
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_datagram_append_iter);
+
+/**
+ * quic_outq_datagram_append - queue a DATAGRAM frame from a kernel buffer
+ * @outq: the queue
+ * @data: the datagram, copied
+ * @len: its length, checked by the caller
+ * @gfp: allocation flags
+ *
+ * quic_outq_datagram_append_iter() over @data.
  *
  * Return: 0 or -ENOMEM.
  */
 int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, gfp_t gfp)
 {
-	struct quic_outq_frame *fr;
+	struct kvec kv = { .iov_base = (void *)data, .iov_len = len };
+	struct iov_iter it;
 
-	fr = quic_outq_frame_new(QUIC_FRAME_DATAGRAM_LEN, data, len, gfp);
-	if (!fr)
-		return -ENOMEM;
-	outq->wmem += len;
-	list_add_tail(&fr->list, &outq->datagrams);
-	return 0;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	return quic_outq_datagram_append_iter(outq, &it, len, gfp);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_datagram_append);
 
@@ -648,9 +750,15 @@ static struct quic_outq_frame *quic_outq_data_take(struct quic_outq_fill *c,
 	struct quic_frame f = {};
 
 	if (n < fr->len) {
-		part = quic_outq_frame_new(fr->type, fr->buf + fr->head, n, c->gfp);
+		/* The part points into the same bytes: nothing is copied. */
+		part = quic_outq_frame_alloc(fr->type, c->gfp);
 		if (!part)
 			return NULL;
+		part->bytes = fr->bytes;
+		refcount_inc(&part->bytes->ref);
+		part->buf = fr->buf;
+		part->head = fr->head;
+		part->len = n;
 		part->os = fr->os;
 		part->offset = fr->offset;
 		part->fresh = fr->fresh;

@@ -31,6 +31,7 @@
 #define __net_quic_outqueue_h__
 
 #include <linux/list.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 
 #include "cong.h"
@@ -38,11 +39,30 @@
 #include "pnspace.h"
 #include "stream.h"
 
+struct iov_iter;
+
+/**
+ * struct quic_outq_bytes - bytes queued by one call, shared by the frames
+ *	cut from them
+ * @ref: frames pointing into @data
+ * @data: the bytes, a separate allocation of exactly their length (with a
+ *	header in front, a 64 KiB write would take a 128 KiB page block)
+ *
+ * A STREAM or CRYPTO frame sent in parts hands each packet a frame of its
+ * own that points into the same buffer: no copy and no allocation of the
+ * bytes per packet. The buffer goes with the last frame.
+ */
+struct quic_outq_bytes {
+	refcount_t ref;
+	u8 *data;
+};
+
 /**
  * struct quic_outq_frame - one frame queued, or carried by a sent packet
  * @list: entry in a queue or in &quic_outq_packet.frames
  * @os: STREAM frames: the stream's send queue state
- * @buf: owned bytes: STREAM, CRYPTO, DATAGRAM and NEW_TOKEN data,
+ * @bytes: the buffer @buf points into, NULL if none
+ * @buf: bytes held: STREAM, CRYPTO, DATAGRAM and NEW_TOKEN data,
  *	CONNECTION_CLOSE reason phrase; NULL if none
  * @head: STREAM and CRYPTO: bytes of @buf already handed to an earlier frame
  * @offset: STREAM and CRYPTO: offset of the first byte not yet handed out
@@ -57,6 +77,7 @@
 struct quic_outq_frame {
 	struct list_head list;
 	struct quic_outq_stream *os;
+	struct quic_outq_bytes *bytes;
 	u8 *buf;
 	u32 head;
 	u64 offset;
@@ -351,7 +372,11 @@ int quic_outq_crypto_append(struct quic_outq *outq, u8 level, const u8 *data, u3
 			    gfp_t gfp);
 int quic_outq_stream_append(struct quic_outq *outq, struct quic_stream *s, const u8 *data,
 			    u32 len, bool fin, gfp_t gfp);
+int quic_outq_stream_append_iter(struct quic_outq *outq, struct quic_stream *s,
+				 struct iov_iter *from, u32 len, bool fin, gfp_t gfp);
 int quic_outq_datagram_append(struct quic_outq *outq, const u8 *data, u32 len, gfp_t gfp);
+int quic_outq_datagram_append_iter(struct quic_outq *outq, struct iov_iter *from, u32 len,
+				   gfp_t gfp);
 u64 quic_outq_unsent(const struct quic_outq *outq);
 void quic_outq_stream_purge(struct quic_outq *outq, struct quic_stream *s);
 bool quic_outq_has_data(const struct quic_outq *outq, u8 level);

@@ -160,7 +160,6 @@ static bool quic_msg_stream_ready(struct sock *sk)
 
 static int quic_msg_send_datagram(struct sock *sk, struct msghdr *msg, size_t len)
 {
-	u8 *buf;
 	int err;
 
 	/* RFC 9221 Section 3: in 0-RTT packets too, with the remembered
@@ -175,18 +174,11 @@ static int quic_msg_send_datagram(struct sock *sk, struct msghdr *msg, size_t le
 	    len > quic_cong_mss(quic_cong(sk)) - 64)
 		return -EMSGSIZE;
 
-	buf = kmalloc(len ?: 1, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	err = -EFAULT;
-	if (!copy_from_iter_full(buf, len, &msg->msg_iter))
-		goto out;
-	err = quic_outq_datagram_append(quic_outq(sk), buf, len, GFP_KERNEL);
-	if (!err)
-		quic_xmit(sk);
-out:
-	kfree(buf);
-	return err ?: len;
+	err = quic_outq_datagram_append_iter(quic_outq(sk), &msg->msg_iter, len, GFP_KERNEL);
+	if (err)
+		return err;
+	quic_xmit(sk);
+	return len;
 }
 
 /* RFC 9000 Section 4.6: the peer's limit keeps us from opening a stream
@@ -502,7 +494,6 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	bool fin = mi->has_stream && (mi->stream.stream_flags & MSG_STREAM_FIN);
 	struct quic_stream *s;
 	size_t copied = 0;
-	u8 *buf = NULL;
 	u32 chunk;
 	s64 id;
 	int err;
@@ -528,26 +519,17 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 			err = -EPIPE;
 			break;
 		}
+		/* Straight from the user's buffer into the frame kept for
+		 * retransmission, at most 64 KiB per frame.
+		 */
 		chunk = min_t(size_t, len - copied, SZ_64K);
-		if (!buf && chunk) {
-			buf = kmalloc(min_t(size_t, len, SZ_64K), GFP_KERNEL);
-			if (!buf) {
-				err = -ENOMEM;
-				break;
-			}
-		}
-		if (chunk && !copy_from_iter_full(buf, chunk, &msg->msg_iter)) {
-			err = -EFAULT;
-			break;
-		}
-		err = quic_outq_stream_append(quic_outq(sk), s, buf, chunk,
-					      fin && copied + chunk == len, GFP_KERNEL);
+		err = quic_outq_stream_append_iter(quic_outq(sk), s, &msg->msg_iter, chunk,
+						   fin && copied + chunk == len, GFP_KERNEL);
 		if (err)
 			break;
 		copied += chunk;
 		quic_xmit(sk);
 	} while (copied < len);
-	kfree(buf);
 	return copied ?: err;
 }
 

@@ -16,6 +16,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/uio.h>
 
 #include "../outqueue.h"
 
@@ -232,6 +233,42 @@ static void outqueue_unsent_excludes_sent_data_and_counts_datagrams(struct kunit
 
 	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 0, OQ_T0 + 20000), 0);
 	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 20ULL);
+}
+
+/* sendmsg()'s path: the bytes are taken from the iterator into the frame
+ * kept for retransmission. An iterator that runs dry (a user buffer that
+ * faults) queues nothing: no frame, no stream entry, no datagram, no send
+ * buffer bytes, and the next offset is still the stream's first.
+ */
+static void outqueue_data_from_a_short_iterator_queues_nothing(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	struct kvec kv = { .iov_base = e->data, .iov_len = 40 };
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 40);
+	KUNIT_EXPECT_EQ(test, quic_outq_stream_append_iter(&e->outq, s, &it, 100, false,
+							   GFP_KERNEL), -EFAULT);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 0ULL);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 0ULL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->outq.streams_list));
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 40);
+	KUNIT_EXPECT_EQ(test, quic_outq_datagram_append_iter(&e->outq, &it, 41, GFP_KERNEL),
+			-EFAULT);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->outq.datagrams));
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 0ULL);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+
+	/* A whole one: consumed exactly, sent from offset 0. */
+	kv.iov_len = 100;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 100);
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append_iter(&e->outq, s, &it, 60, false,
+							   GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), 40UL);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 60ULL);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_expect_stream(test, e, 0, 0, 60);
 }
 
 /* RFC 9002 Section 6.2.2.1: a server blocked by the amplification limit
@@ -732,6 +769,45 @@ static void outqueue_stream_data_split_across_packets_respects_room(struct kunit
 	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_SENT);
 }
 
+/* A write sent in several packets is not copied per packet: the frame each
+ * packet carries points into the write's one buffer, which lives until the
+ * last of them is acknowledged.
+ */
+static void outqueue_parts_of_a_write_share_its_bytes(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	struct quic_outq_space *sp = &e->outq.spaces[quic_pnspace_index(QUIC_CRYPTO_APP)];
+	struct quic_outq_bytes *bytes = NULL;
+	struct quic_outq_packet *pkt;
+	struct quic_outq_frame *fr;
+	int n = 0;
+
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 1000, true,
+						      GFP_KERNEL), 0);
+	while (oq_fill(test, e, QUIC_CRYPTO_APP, 300, OQ_T0 + n))
+		KUNIT_ASSERT_LT(test, ++n, 10);
+	KUNIT_ASSERT_EQ(test, n, 4);
+
+	list_for_each_entry(pkt, &sp->sent, list) {
+		fr = list_first_entry(&pkt->frames, struct quic_outq_frame, list);
+		KUNIT_ASSERT_NOT_NULL(test, fr->bytes);
+		bytes = bytes ?: fr->bytes;
+		KUNIT_EXPECT_PTR_EQ(test, fr->bytes, bytes);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, bytes);
+	KUNIT_EXPECT_EQ(test, refcount_read(&bytes->ref), 4U);
+
+	/* Three acknowledged: the fourth packet's frame still holds the bytes. */
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 0, 2, OQ_T0 + 20000), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&bytes->ref), 1U);
+	pkt = list_first_entry(&sp->sent, struct quic_outq_packet, list);
+	fr = list_first_entry(&pkt->frames, struct quic_outq_frame, list);
+	KUNIT_EXPECT_EQ(test, fr->offset, 884ULL);
+	KUNIT_EXPECT_MEMEQ(test, fr->buf + fr->head, e->data + 884, 116);
+	KUNIT_EXPECT_EQ(test, quic_outq_wmem(&e->outq), 116ULL);
+}
+
 /* Count the frames of @type in the payload just filled; keep the last. */
 static u32 oq_count(struct kunit *test, struct oq_env *e, u8 type, struct quic_frame *last)
 {
@@ -1189,6 +1265,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_ecn_validation_failures_stop_marking),
 	KUNIT_CASE(outqueue_ecn_testing_marks_a_bounded_number),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
+	KUNIT_CASE(outqueue_data_from_a_short_iterator_queues_nothing),
 	KUNIT_CASE(outqueue_pto_held_back_only_while_amplification_limited),
 	KUNIT_CASE(outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting),
 	KUNIT_CASE(outqueue_packet_threshold_loss_requeues_same_stream_bytes),
@@ -1204,6 +1281,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_loss_period_broken_by_ack_is_not_persistent),
 	KUNIT_CASE(outqueue_discard_initial_removes_bytes_without_loss),
 	KUNIT_CASE(outqueue_stream_data_split_across_packets_respects_room),
+	KUNIT_CASE(outqueue_parts_of_a_write_share_its_bytes),
 	KUNIT_CASE(outqueue_max_data_blocks_and_queues_one_data_blocked),
 	KUNIT_CASE(outqueue_max_data_raise_unblocks),
 	KUNIT_CASE(outqueue_stream_limit_queues_stream_data_blocked),
