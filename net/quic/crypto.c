@@ -85,28 +85,6 @@ static const struct quic_cipher quic_ciphers[] = {
 	},
 };
 
-/**
- * struct quic_version_info - what the key schedule changes per QUIC version
- * @version: QUIC_VERSION_*
- * @salt: Initial salt (RFC 9001 Section 5.2, RFC 9369 Section 3.3.1)
- * @retry_key: Retry integrity key (RFC 9001 Section 5.8, RFC 9369 Section 3.3.3)
- * @retry_nonce: Retry integrity nonce
- * @key: label of the AEAD key (RFC 9369 Section 3.3.2)
- * @iv: label of the AEAD IV
- * @hp: label of the header protection key
- * @ku: label of the key update
- */
-struct quic_version_info {
-	u32 version;
-	u8 salt[20];
-	u8 retry_key[16];
-	u8 retry_nonce[QUIC_IV_LEN];
-	const char *key;
-	const char *iv;
-	const char *hp;
-	const char *ku;
-};
-
 static const struct quic_version_info quic_versions[] = {
 	{
 		.version = QUIC_VERSION_V1,
@@ -140,7 +118,13 @@ static const struct quic_cipher *quic_cipher_find(u32 type)
 	return NULL;
 }
 
-static const struct quic_version_info *quic_version_find(u32 version)
+/**
+ * quic_version_find - key schedule parameters of a QUIC version
+ * @version: QUIC_VERSION_V1 or QUIC_VERSION_V2
+ *
+ * Return: the salt, Retry key and labels of @version, or NULL for another.
+ */
+const struct quic_version_info *quic_version_find(u32 version)
 {
 	int i;
 

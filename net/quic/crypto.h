@@ -145,6 +145,30 @@ struct quic_crypto_pkt {
 	u8 key_update;
 };
 
+/**
+ * struct quic_version_info - what the key schedule changes per QUIC version
+ * @version: QUIC_VERSION_*
+ * @salt: Initial salt (RFC 9001 Section 5.2, RFC 9369 Section 3.3.1)
+ * @retry_key: Retry integrity key (RFC 9001 Section 5.8, RFC 9369 Section 3.3.3)
+ * @retry_nonce: Retry integrity nonce
+ * @key: label of the AEAD key (RFC 9369 Section 3.3.2)
+ * @iv: label of the AEAD IV
+ * @hp: label of the header protection key
+ * @ku: label of the key update
+ */
+struct quic_version_info {
+	u32 version;
+	u8 salt[20];
+	u8 retry_key[16];
+	u8 retry_nonce[QUIC_IV_LEN];
+	const char *key;
+	const char *iv;
+	const char *hp;
+	const char *ku;
+};
+
+const struct quic_version_info *quic_version_find(u32 version);
+
 /* HKDF (RFC 5869) and HKDF-Expand-Label (RFC 8446 Section 7.1) */
 int quic_crypto_hkdf_extract(struct crypto_shash *hash, const u8 *salt, u32 saltlen,
 			     const u8 *ikm, u32 ikmlen, u8 *prk);
