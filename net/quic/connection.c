@@ -218,7 +218,7 @@ static void quic_conn_requests_purge(struct sock *sk)
 	struct quic_request *req, *tmp;
 
 	list_for_each_entry_safe(req, tmp, &qs->requests, list) {
-		list_del(&req->list);
+		list_del_rcu(&req->list);
 		quic_conn_request_free(req);
 	}
 	qs->request_count = 0;
@@ -234,6 +234,7 @@ void quic_conn_free(struct sock *sk)
 	int i;
 
 	quic_conn_requests_purge(sk);
+	quic_alpn_listen_stop(sk);
 	quic_close_free(sk);
 	__skb_queue_purge(&qs->pending);
 	quic_outq_free(&qs->outq);
@@ -444,26 +445,22 @@ out_route:
 	return err;
 }
 
-/* A listener already serves this address and port. */
-static bool quic_conn_listen_taken(struct sock *sk)
+/* A listener already serves this address and port, and may not share it
+ * (alpn.c). Called under the bucket lock.
+ */
+static bool quic_conn_listen_taken(struct sock *sk, struct quic_hash_head *head)
 {
 	union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
 	struct net *net = sock_net(sk);
-	struct quic_hash_head *head;
 	struct sock *other;
-	bool taken = false;
 
-	head = quic_listen_sock_head(net, ntohs(a->v4.sin_port));
-	spin_lock_bh(&head->s_lock);
 	sk_for_each(other, &head->head) {
 		if (other != sk && net_eq(sock_net(other), net) &&
-		    quic_cmp_sk_addr(other, quic_path_saddr(quic_paths(other), 0), a)) {
-			taken = true;
-			break;
-		}
+		    quic_cmp_sk_addr(other, quic_path_saddr(quic_paths(other), 0), a) &&
+		    !quic_alpn_listen_shares(sk, other))
+			return true;
 	}
-	spin_unlock_bh(&head->s_lock);
-	return taken;
+	return false;
 }
 
 /**
@@ -474,8 +471,13 @@ static bool quic_conn_listen_taken(struct sock *sk)
  *
  * Calling it again on a listening socket only changes the backlog.
  *
+ * Listeners may share an address when each has its own protocols
+ * (QUIC_SOCKOPT_ALPN before listen()): new clients are routed by the
+ * protocols they offer (alpn.c).
+ *
  * Return: 0, -EINVAL when the socket is not bound or is connected,
- * -EADDRINUSE when another socket listens on an overlapping address.
+ * -EADDRINUSE when another socket listens on an overlapping address and
+ * the two may not share it, -ENOMEM.
  */
 int quic_conn_listen(struct socket *sock, int backlog)
 {
@@ -489,18 +491,18 @@ int quic_conn_listen(struct socket *sock, int backlog)
 	err = -EINVAL;
 	if (!quic_is_closed(sk) || !quic_is_bound(sk))
 		goto out;
-	err = -EADDRINUSE;
-	if (quic_conn_listen_taken(sk))
-		goto out;
-
 	err = quic_ticket_key_init(sk);
+	if (!err)
+		err = quic_alpn_listen_start(sk);
 	if (err)
 		goto out;
 	quic_paths(sk)->serv = 1;
 	quic_set_state(sk, QUIC_SS_LISTENING);
 	err = sk->sk_prot->hash(sk);
-	if (err)
+	if (err) {
 		inet_sk_set_state(sk, QUIC_SS_CLOSED);
+		quic_alpn_listen_stop(sk);
+	}
 out:
 	release_sock(sk);
 	return err;
@@ -513,7 +515,7 @@ out:
  * Listeners are found by local port, connected sockets by address pair
  * (the receive path tries connection IDs first).
  *
- * Return: 0.
+ * Return: 0, or -EADDRINUSE for a listener whose address is taken.
  */
 int quic_conn_hash(struct sock *sk)
 {
@@ -528,6 +530,13 @@ int quic_conn_hash(struct sock *sk)
 		head = quic_sock_head(net, quic_path_saddr(paths, 0), quic_path_daddr(paths, 0));
 
 	spin_lock_bh(&head->s_lock);
+	/* Checked and added under one lock: two listen() calls cannot both
+	 * pass the check.
+	 */
+	if (quic_is_listen(sk) && quic_conn_listen_taken(sk, head)) {
+		spin_unlock_bh(&head->s_lock);
+		return -EADDRINUSE;
+	}
 	sk_add_node_rcu(sk, &head->head);
 	spin_unlock_bh(&head->s_lock);
 	return 0;
@@ -557,12 +566,13 @@ void quic_conn_unhash(struct sock *sk)
 	spin_lock_bh(&head->s_lock);
 	sk_del_node_init_rcu(sk);
 	spin_unlock_bh(&head->s_lock);
+	quic_alpn_listen_stop(sk);
 }
 
 static void quic_conn_request_free(struct quic_request *req)
 {
 	__skb_queue_purge(&req->skbs);
-	kfree(req);
+	kfree_rcu(req, rcu);
 }
 
 /* The client waiting for accept() that @info's datagram comes from. */
@@ -618,12 +628,36 @@ int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
 	__skb_queue_head_init(&req->skbs);
 	if (skb)
 		__skb_queue_tail(&req->skbs, skb);
-	list_add_tail(&req->list, &qs->requests);
+	list_add_tail_rcu(&req->list, &qs->requests);
 	qs->request_count++;
 	sk->sk_data_ready(sk);
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_request_add);
+
+/**
+ * quic_conn_request_queued - tell whether a client waits in a listener's queue
+ * @sk: a listener, not locked: the caller holds rcu_read_lock()
+ * @dcid: Destination Connection ID of the client's first Initial
+ * @daddr: the client's address
+ *
+ * The queue changes under the listener's lock; entries are freed after a
+ * grace period, so the walk is safe, and a client added or taken meanwhile
+ * may be seen either way.
+ *
+ * Return: true when a client with that ID and address is queued.
+ */
+bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
+			      const union quic_addr *daddr)
+{
+	struct quic_request *req;
+
+	list_for_each_entry_rcu(req, &quic_sk(sk)->requests, list)
+		if (quic_conn_id_equal(&req->dcid, dcid) &&
+		    !memcmp(&req->daddr, daddr, sizeof(*daddr)))
+			return true;
+	return false;
+}
 
 /**
  * quic_conn_request_append - queue a later datagram of a client waiting for accept()
@@ -863,7 +897,7 @@ struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg)
 		goto out;
 
 	req = list_first_entry(&qs->requests, struct quic_request, list);
-	list_del(&req->list);
+	list_del_rcu(&req->list);
 	qs->request_count--;
 
 	err = -ENOMEM;
@@ -886,14 +920,18 @@ out:
  * quic_conn_listen_lookup - find the listener for a datagram to @local
  * @net: namespace of the receiving tunnel
  * @local: the address and port the datagram was sent to
+ * @skb: the datagram (skb->data at its first QUIC packet), or NULL
  *
- * A listener bound to that very address is preferred over a wildcard one.
- * Called under rcu_read_lock() (receive path).
+ * Listeners bound to that very address are preferred over wildcard ones.
+ * When several share it, @skb's ClientHello chooses (alpn.c); without
+ * @skb the first one is taken. Called under rcu_read_lock() (receive path).
  *
  * Return: the listening socket with a reference taken, or NULL.
  */
-struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local)
+struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
+				     struct sk_buff *skb)
 {
+	bool specific = false, shared = false;
 	struct quic_hash_head *head;
 	struct sock *sk, *best = NULL;
 
@@ -903,10 +941,16 @@ struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *loc
 
 		if (!net_eq(sock_net(sk), net) || !quic_cmp_sk_addr(sk, a, local))
 			continue;
-		best = sk;
-		if (!quic_addr_is_any(a))
-			break;
+		if (!best || (!quic_addr_is_any(a) && !specific)) {
+			best = sk;
+			specific = !quic_addr_is_any(a);
+			shared = false;
+		} else if (quic_addr_is_any(a) != specific) {
+			shared = true;
+		}
 	}
+	if (best && shared && skb)
+		best = quic_alpn_route(net, head, local, best, skb);
 	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
 		best = NULL;
 	return best;

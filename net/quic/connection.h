@@ -52,6 +52,8 @@ struct sock;
  * @retry: the Initial carried a valid Retry token
  * @validated: the Initial carried a valid token: the address is validated
  * @skbs: the client's datagrams, processed by the new socket after accept()
+ * @rcu: freed after a grace period: ALPN routing looks for a client in the
+ *	queues of all listeners sharing a port (alpn.c)
  */
 struct quic_request {
 	struct list_head list;
@@ -64,6 +66,7 @@ struct quic_request {
 	u8 retry:1;
 	u8 validated:1;
 	struct sk_buff_head skbs;
+	struct rcu_head rcu;
 };
 
 int quic_conn_init(struct sock *sk);
@@ -95,7 +98,10 @@ int quic_conn_key_update(struct sock *sk);
 void quic_conn_key_updated(struct sock *sk, u8 phase);
 void quic_conn_key_check_limit(struct sock *sk);
 
-struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local);
+struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
+				     struct sk_buff *skb);
+bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
+			      const union quic_addr *daddr);
 struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
 				   const union quic_addr *peer);
 

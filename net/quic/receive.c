@@ -859,7 +859,7 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 	 * Stateless Reset.
 	 */
 	if (!sk)
-		sk = quic_conn_listen_lookup(net, local);
+		sk = quic_conn_listen_lookup(net, local, skb);
 	rcu_read_unlock();
 	return sk;
 }

@@ -11,6 +11,7 @@
 #include <net/ipv6.h>
 #include <net/tcp_states.h>
 
+#include "alpn.h"
 #include "close.h"
 #include "common.h"
 #include "cong.h"
@@ -74,6 +75,7 @@ enum quic_state {
  * @streams: the stream table, set up by connect() or accept()
  * @requests: listener: clients waiting for accept() (&struct quic_request)
  * @request_count: entries in @requests
+ * @listen_alpn: listener: the protocols it routes new clients by (alpn.c)
  * @outq: what is to be sent and what is in flight
  * @inq: what was received and waits for the application
  * @pending: packets held until the keys of their level are installed
@@ -131,6 +133,7 @@ struct quic_sock {
 
 	struct list_head		requests;
 	u32				request_count;
+	struct quic_listen_alpn __rcu	*listen_alpn;
 
 	struct quic_outq		outq;
 	struct quic_inq			inq;

@@ -402,7 +402,7 @@ static void connection_lookups_find_listener_and_connection(struct kunit *test)
 
 	quic_kunit_addr4(&local, "127.0.0.1", 62050);
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_PTR_EQ(test, found, lsock->sk);
 	if (found)
@@ -410,7 +410,7 @@ static void connection_lookups_find_listener_and_connection(struct kunit *test)
 
 	quic_kunit_addr4(&other, "127.0.0.1", 62051);
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &other);
+	found = quic_conn_listen_lookup(&init_net, &other, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_NULL(test, found);
 
@@ -440,7 +440,7 @@ static void connection_close_removes_socket_from_lookups(struct kunit *test)
 		return;
 	}
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_PTR_EQ(test, found, sock->sk);
 	if (found)
@@ -448,7 +448,7 @@ static void connection_close_removes_socket_from_lookups(struct kunit *test)
 	sock_release(sock);
 
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_NULL(test, found);
 

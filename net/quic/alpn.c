@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ALPN routing: several listeners on one address and port.
+ *
+ * A server may run one listening socket per application protocol (say
+ * "h3" in one process and "smb" in another) on the same UDP port. Each
+ * names its protocols with QUIC_SOCKOPT_ALPN before listen(); listeners
+ * may share an address when each has such a list, no protocol is in two
+ * of them and they belong to one user (as SO_REUSEPORT asks).
+ *
+ * The receive path picks the listener for a new client from the client's
+ * first Initial packet. Initial packets are protected with keys derived
+ * from the Destination Connection ID the client chose (RFC 9001 Section
+ * 5.2), so any endpoint can open one: we open a copy, gather its CRYPTO
+ * frames from offset 0 (RFC 9000 Section 19.6), read the ALPN extension
+ * (RFC 7301 Section 3.1) of the ClientHello there (RFC 8446 Section
+ * 4.1.2) and hand the client to the listener that serves the protocol the
+ * client prefers most. A later datagram of the same client (the rest of a
+ * ClientHello spanning two datagrams, 0-RTT packets) carries no
+ * ClientHello start: it follows the client to the listener that already
+ * queued it. Without a verdict the first listener found takes the client,
+ * and its TLS handshake answers with the alert of RFC 7301 Section 3.2.
+ *
+ * This runs in softirq before any socket lock is taken, for every first
+ * datagram to a shared port (listeners alone on their address are not
+ * affected). It uses the library AES-GCM, AES and SHA-256 of lib/crypto:
+ * no transform to allocate or key under a lock, nothing that sleeps. The
+ * routing only chooses a socket: the connection opens the packet again
+ * with its own keys, so nothing here is trusted beyond that choice.
+ */
+
+#include <crypto/aes.h>
+#include <crypto/gcm.h>
+#include <crypto/sha2.h>
+#include <linux/slab.h>
+#include <linux/unaligned.h>
+#include <net/sock.h>
+
+#include "alpn.h"
+#include "connection.h"
+#include "crypto.h"
+#include "family.h"
+#include "frame.h"
+#include "packet.h"
+#include "receive.h"
+#include "socket.h"
+
+/* ------------------------------------------------------------ listeners */
+
+/**
+ * quic_alpn_listen_start - take the protocol list a listener routes by
+ * @sk: the socket entering LISTENING, owned by the caller
+ *
+ * A copy of QUIC_SOCKOPT_ALPN as it is now: later changes of the option
+ * apply to the connections accepted, not to the routing.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int quic_alpn_listen_start(struct sock *sk)
+{
+	struct quic_data *alpn = quic_alpn(sk);
+	struct quic_listen_alpn *la;
+
+	sock_owned_by_me(sk);
+	if (!alpn->len)
+		return 0;
+	la = kmalloc(struct_size(la, data, alpn->len), GFP_KERNEL);
+	if (!la)
+		return -ENOMEM;
+	la->len = alpn->len;
+	memcpy(la->data, alpn->data, alpn->len);
+	rcu_assign_pointer(quic_sk(sk)->listen_alpn, la);
+	return 0;
+}
+
+/**
+ * quic_alpn_listen_stop - drop the protocol list of a listener
+ * @sk: the socket, out of the listener table (readers may still hold it)
+ */
+void quic_alpn_listen_stop(struct sock *sk)
+{
+	struct quic_listen_alpn *la;
+
+	la = rcu_replace_pointer(quic_sk(sk)->listen_alpn, NULL, true);
+	if (la)
+		kfree_rcu(la, rcu);
+}
+
+/* The listener's list as a struct quic_data (empty without one). */
+static struct quic_data *quic_alpn_listen_list(struct sock *sk, struct quic_data *d)
+{
+	struct quic_listen_alpn *la = rcu_dereference_check(quic_sk(sk)->listen_alpn, 1);
+
+	return quic_data(d, la ? la->data : NULL, la ? la->len : 0);
+}
+
+/**
+ * quic_alpn_listen_shares - may two listeners serve one address and port
+ * @sk: the socket about to listen
+ * @other: a listener whose address overlaps, in the same namespace
+ *
+ * Both need a protocol list, the lists no protocol in common, and both
+ * sockets the same owner: a client is then never in doubt between them
+ * and no user takes another user's clients.
+ *
+ * Context: under the listener table's bucket lock.
+ * Return: true when they may share.
+ */
+bool quic_alpn_listen_shares(struct sock *sk, struct sock *other)
+{
+	struct quic_data a, b;
+	const u8 *p;
+	u32 left;
+
+	quic_alpn_listen_list(sk, &a);
+	quic_alpn_listen_list(other, &b);
+	if (!a.len || !b.len || !uid_eq(sk->sk_uid, other->sk_uid))
+		return false;
+	for (p = a.data, left = a.len; left && p[0] < left; left -= p[0] + 1, p += p[0] + 1)
+		if (quic_alpn_has(&b, p + 1, p[0]))
+			return false;
+	return true;
+}
+
+/* --------------------------------------------- opening a client Initial */
+
+/* HMAC-SHA256 (RFC 2104) of @msg under a key of at most one block. */
+static void quic_alpn_hmac(const u8 *key, u32 keylen, const u8 *msg, u32 len,
+			   u8 out[SHA256_DIGEST_SIZE])
+{
+	u8 pad[SHA256_BLOCK_SIZE];
+	struct sha256_state st;
+	int i;
+
+	memset(pad, 0, sizeof(pad));
+	memcpy(pad, key, keylen);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		pad[i] ^= 0x36;
+	sha256_init(&st);
+	sha256_update(&st, pad, sizeof(pad));
+	sha256_update(&st, msg, len);
+	sha256_final(&st, out);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		pad[i] ^= 0x36 ^ 0x5c;
+	sha256_init(&st);
+	sha256_update(&st, pad, sizeof(pad));
+	sha256_update(&st, out, SHA256_DIGEST_SIZE);
+	sha256_final(&st, out);
+	memzero_explicit(pad, sizeof(pad));
+}
+
+/* HKDF-Expand-Label (RFC 8446 Section 7.1) with an empty context, for an
+ * output of one SHA-256 block at most: T(1) = HMAC(secret, info | 0x01).
+ */
+static void quic_alpn_expand_label(const u8 *secret, const char *label, u8 *out, u32 outlen)
+{
+	u8 info[2 + 1 + 6 + 32 + 1 + 1], t[SHA256_DIGEST_SIZE];
+	u32 llen = strlen(label);
+	u8 *p = info;
+
+	put_unaligned_be16(outlen, p);
+	p += 2;
+	*p++ = 6 + llen;
+	memcpy(p, "tls13 ", 6);
+	p += 6;
+	memcpy(p, label, llen);
+	p += llen;
+	*p++ = 0;
+	*p++ = 1;
+	quic_alpn_hmac(secret, SHA256_DIGEST_SIZE, info, p - info, t);
+	memcpy(out, t, outlen);
+	memzero_explicit(t, sizeof(t));
+}
+
+/**
+ * quic_alpn_initial_keys - the keys of a client's Initial packets
+ * @version: QUIC version of the packet
+ * @dcid: Destination Connection ID of the client's first Initial
+ * @dcid_len: its length, at most 20
+ * @keys: output: AES-128-GCM key, IV and header protection key
+ *
+ * RFC 9001 Section 5.2 (RFC 9369 Section 3.3 for v2): the Initial secret
+ * is HKDF-Extract(salt, dcid), the client's is its "client in" expansion,
+ * and the keys are expanded from that with the version's labels.
+ *
+ * Context: any; nothing sleeps.
+ * Return: 0, or -EINVAL for another version or a longer ID.
+ */
+VISIBLE_IF_QUIC_KUNIT int quic_alpn_initial_keys(u32 version, const u8 *dcid, u32 dcid_len,
+						 struct quic_crypto_keys *keys)
+{
+	const struct quic_version_info *v = quic_version_find(version);
+	u8 initial[SHA256_DIGEST_SIZE], client[SHA256_DIGEST_SIZE];
+
+	if (!v || dcid_len > QUIC_CONN_ID_MAX_LEN)
+		return -EINVAL;
+	quic_alpn_hmac(v->salt, sizeof(v->salt), dcid, dcid_len, initial);
+	quic_alpn_expand_label(initial, "client in", client, sizeof(client));
+	keys->keylen = AES_KEYSIZE_128;
+	quic_alpn_expand_label(client, v->key, keys->key, AES_KEYSIZE_128);
+	quic_alpn_expand_label(client, v->iv, keys->iv, QUIC_IV_LEN);
+	quic_alpn_expand_label(client, v->hp, keys->hp, AES_KEYSIZE_128);
+	memzero_explicit(initial, sizeof(initial));
+	memzero_explicit(client, sizeof(client));
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_initial_keys);
+
+/* CRYPTO frames are gathered in at most this many passes over a packet:
+ * a client splits its ClientHello in a few frames, maybe reordered; more
+ * would only make a hostile packet cost quadratic time.
+ */
+#define QUIC_ALPN_CRYPTO_PASSES	16
+
+/* Step over one frame an Initial may carry (RFC 9000 Section 17.2.2):
+ * PADDING, PING, ACK, CRYPTO or CONNECTION_CLOSE. A CRYPTO frame's
+ * offset, length and data are returned.
+ */
+static int quic_alpn_next_frame(const u8 **pp, u32 *plen, u64 *off, u64 *flen,
+				const u8 **data)
+{
+	u64 type, v, count, i;
+
+	*data = NULL;
+	if (quic_get_var(pp, plen, &type))
+		return -EINVAL;
+	switch (type) {
+	case QUIC_FRAME_PADDING:
+	case QUIC_FRAME_PING:
+		return 0;
+	case QUIC_FRAME_CRYPTO:
+		if (quic_get_var(pp, plen, off) || quic_get_var(pp, plen, flen) ||
+		    *flen > *plen)
+			return -EINVAL;
+		*data = *pp;
+		*pp += *flen;
+		*plen -= *flen;
+		return 0;
+	case QUIC_FRAME_ACK:
+	case QUIC_FRAME_ACK_ECN:
+		/* Largest, Delay, Range Count, First Range, then the ranges. */
+		if (quic_get_var(pp, plen, &v) || quic_get_var(pp, plen, &v) ||
+		    quic_get_var(pp, plen, &count) || quic_get_var(pp, plen, &v) ||
+		    count > *plen)
+			return -EINVAL;
+		/* A Gap and a Range Length per range; ECT0, ECT1 and CE counts. */
+		count *= 2;
+		if (type == QUIC_FRAME_ACK_ECN)
+			count += 3;
+		for (i = 0; i < count; i++)
+			if (quic_get_var(pp, plen, &v))
+				return -EINVAL;
+		return 0;
+	case QUIC_FRAME_CONNECTION_CLOSE:
+		if (quic_get_var(pp, plen, &v) || quic_get_var(pp, plen, &v) ||
+		    quic_get_var(pp, plen, &v) || v > *plen)
+			return -EINVAL;
+		*pp += v;
+		*plen -= v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/**
+ * quic_alpn_crypto_prefix - the CRYPTO stream of one packet from offset 0
+ * @frames: the packet's plaintext frames
+ * @len: their length
+ * @out: where the stream's bytes go
+ * @cap: size of @out
+ * @have: output: how many bytes from offset 0 are contiguous in @out
+ *
+ * Frames may come in any order and overlap; bytes past a gap are left out.
+ *
+ * Return: 0, or -EINVAL when a frame is malformed or not one an Initial
+ * carries.
+ */
+VISIBLE_IF_QUIC_KUNIT int quic_alpn_crypto_prefix(const u8 *frames, u32 len, u8 *out, u32 cap,
+						  u32 *have)
+{
+	bool grew = true;
+	const u8 *p, *data;
+	u64 off, flen, end;
+	int pass, err;
+	u32 left;
+
+	*have = 0;
+	for (pass = 0; grew && pass < QUIC_ALPN_CRYPTO_PASSES; pass++) {
+		grew = false;
+		for (p = frames, left = len; left;) {
+			err = quic_alpn_next_frame(&p, &left, &off, &flen, &data);
+			if (err)
+				return err;
+			if (!data || off > *have)
+				continue;
+			end = min_t(u64, off + flen, cap);
+			if (end <= *have)
+				continue;
+			memcpy(out + *have, data + (*have - off), end - *have);
+			*have = end;
+			grew = true;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_crypto_prefix);
+
+/* A cursor over a TLS message of which @avail bytes are at hand; each
+ * length field read also bounds what it encloses.
+ */
+struct quic_alpn_tls {
+	const u8 *p;
+	u32 pos;
+	u32 avail;
+};
+
+/* Take a length of @size bytes and check that many more fit in @end:
+ * -EINVAL when they run past it, -EAGAIN when only past the bytes here.
+ */
+static int quic_alpn_tls_len(struct quic_alpn_tls *t, u32 size, u32 end, u32 *len)
+{
+	u32 i, v = 0;
+
+	if (t->pos + size > end)
+		return -EINVAL;
+	if (t->pos + size > t->avail)
+		return -EAGAIN;
+	for (i = 0; i < size; i++)
+		v = (v << 8) | t->p[t->pos++];
+	if (t->pos + v > end)
+		return -EINVAL;
+	*len = v;
+	return 0;
+}
+
+/* Step over @n bytes inside @end. */
+static int quic_alpn_tls_skip(struct quic_alpn_tls *t, u32 n, u32 end)
+{
+	if (t->pos + n > end)
+		return -EINVAL;
+	t->pos += n;
+	return 0;
+}
+
+#define QUIC_TLS_CLIENT_HELLO	1	/* RFC 8446 Section 4 HandshakeType */
+#define QUIC_TLS_EXT_ALPN	16	/* RFC 7301 Section 3.1 */
+
+/**
+ * quic_alpn_client_hello - the ALPN list of a ClientHello
+ * @msg: the start of the CRYPTO stream: a Handshake message
+ * @len: bytes of it at hand
+ * @list: output: the ProtocolNameList's names (length-prefixed), in @msg
+ * @list_len: output: their length
+ *
+ * RFC 8446 Section 4.1.2: legacy_version, random, legacy_session_id,
+ * cipher_suites, legacy_compression_methods, then the extensions; RFC
+ * 7301 Section 3.1: the ALPN extension holds a two-byte-length list of
+ * one-byte-length names. Every length is checked against its enclosing
+ * one before it is used.
+ *
+ * Return: 0; -EAGAIN when @len ends before the ALPN extension does (the
+ * rest is in a later packet); -ENOENT when the extensions hold no ALPN;
+ * -EINVAL for another message or a malformed one.
+ */
+VISIBLE_IF_QUIC_KUNIT int quic_alpn_client_hello(const u8 *msg, u32 len, const u8 **list,
+						 u32 *list_len)
+{
+	struct quic_alpn_tls t = { .p = msg, .avail = len };
+	u32 end, n, ext_end, type, ext_len, names;
+	int err;
+
+	if (len < 1)
+		return -EAGAIN;
+	if (msg[0] != QUIC_TLS_CLIENT_HELLO)
+		return -EINVAL;
+	t.pos = 1;
+	err = quic_alpn_tls_len(&t, 3, U32_MAX, &n);
+	if (err)
+		return err;
+	end = t.pos + n;
+	/* legacy_version, random */
+	err = quic_alpn_tls_skip(&t, 2 + 32, end);
+	if (!err)
+		err = quic_alpn_tls_len(&t, 1, end, &n);
+	if (!err)
+		err = quic_alpn_tls_skip(&t, n, end);	/* legacy_session_id */
+	if (!err)
+		err = quic_alpn_tls_len(&t, 2, end, &n);
+	if (!err)
+		err = quic_alpn_tls_skip(&t, n, end);	/* cipher_suites */
+	if (!err)
+		err = quic_alpn_tls_len(&t, 1, end, &n);
+	if (!err)
+		err = quic_alpn_tls_skip(&t, n, end);	/* compression */
+	if (!err)
+		err = quic_alpn_tls_len(&t, 2, end, &n);
+	if (err)
+		return err;
+	ext_end = t.pos + n;
+	while (t.pos < ext_end) {
+		if (t.pos + 4 > ext_end)
+			return -EINVAL;
+		if (t.pos + 2 > t.avail)
+			return -EAGAIN;
+		type = get_unaligned_be16(msg + t.pos);
+		t.pos += 2;
+		err = quic_alpn_tls_len(&t, 2, ext_end, &ext_len);
+		if (err)
+			return err;
+		if (type != QUIC_TLS_EXT_ALPN) {
+			t.pos += ext_len;
+			continue;
+		}
+		err = quic_alpn_tls_len(&t, 2, t.pos + ext_len, &names);
+		if (err)
+			return err;
+		if (names + 2 != ext_len)
+			return -EINVAL;
+		if (t.pos + names > t.avail)
+			return -EAGAIN;
+		if (quic_alpn_validate(msg + t.pos, names) < 0)
+			return -EINVAL;
+		*list = msg + t.pos;
+		*list_len = names;
+		return 0;
+	}
+	return -ENOENT;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_client_hello);
+
+/* What opening one Initial needs besides the packet: kept off the stack. */
+struct quic_alpn_open {
+	struct aesgcm_ctx gcm;
+	struct crypto_aes_ctx hp;
+	struct quic_crypto_keys keys;
+	u8 mask[AES_BLOCK_SIZE];
+	u8 nonce[QUIC_IV_LEN];
+	u8 buf[];
+};
+
+/**
+ * quic_alpn_peek - the protocols a client's first Initial offers
+ * @data: a datagram, from its first QUIC packet
+ * @len: its length
+ * @peek: output; quic_alpn_peek_free() it after use, whatever the result
+ *
+ * Opens a copy of the datagram's first packet, an Initial of v1 or v2,
+ * with the client's Initial keys, and reads the ALPN extension of the
+ * ClientHello its CRYPTO frames start.
+ *
+ * Context: any; allocates with GFP_ATOMIC.
+ * Return: 0 with @peek->list set; -EAGAIN when the packet does not hold
+ * the ClientHello up to its ALPN extension; -ENOENT when the ClientHello
+ * has none; -EBADMSG when the packet fails authentication; -EINVAL for
+ * another packet or malformed content; -ENOMEM.
+ */
+int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
+{
+	u32 pn_len, ad_len, ct_len, have, i;
+	struct quic_packet_hdr hdr;
+	struct quic_alpn_open *o;
+	const u8 *p = data;
+	u8 *pkt, *stream;
+	u64 pn = 0;
+	int err;
+
+	memset(peek, 0, sizeof(*peek));
+	if (quic_packet_parse(&p, &len, 0, false, &hdr) || hdr.type != QUIC_PACKET_INITIAL)
+		return -EINVAL;
+	/* RFC 9001 Section 5.4.2: the sample starts 4 bytes after the Packet
+	 * Number field; the shortest Packet Number leaves room for the tag.
+	 */
+	if (hdr.len < hdr.pn_offset + 4 + AES_BLOCK_SIZE ||
+	    hdr.length < QUIC_PN_MAX_LEN + QUIC_TAG_LEN)
+		return -EINVAL;
+
+	o = kmalloc(struct_size(o, buf, 2 * hdr.len), GFP_ATOMIC);
+	if (!o)
+		return -ENOMEM;
+	peek->buf = (u8 *)o;
+	pkt = o->buf;
+	stream = o->buf + hdr.len;
+	memcpy(pkt, data, hdr.len);
+
+	err = quic_alpn_initial_keys(hdr.version, hdr.dcid.data, hdr.dcid.len, &o->keys);
+	if (err)
+		goto out;
+	/* Header protection (RFC 9001 Section 5.4.3, AES-based). */
+	err = aes_expandkey(&o->hp, o->keys.hp, AES_KEYSIZE_128);
+	if (err)
+		goto out;
+	aes_encrypt(&o->hp, o->mask, pkt + hdr.pn_offset + 4);
+	pkt[0] ^= o->mask[0] & 0x0f;
+	pn_len = (pkt[0] & QUIC_HDR_PN_LEN_MASK) + 1;
+	for (i = 0; i < pn_len; i++) {
+		pkt[hdr.pn_offset + i] ^= o->mask[1 + i];
+		pn = (pn << 8) | pkt[hdr.pn_offset + i];
+	}
+	/* AEAD (RFC 9001 Section 5.3): the nonce is the IV XOR the packet
+	 * number, the header up to the Packet Number is the associated data.
+	 */
+	memcpy(o->nonce, o->keys.iv, QUIC_IV_LEN);
+	for (i = 0; i < 8; i++)
+		o->nonce[QUIC_IV_LEN - 1 - i] ^= (u8)(pn >> (8 * i));
+	ad_len = hdr.pn_offset + pn_len;
+	ct_len = hdr.len - ad_len - QUIC_TAG_LEN;
+	err = aesgcm_expandkey(&o->gcm, o->keys.key, AES_KEYSIZE_128, QUIC_TAG_LEN);
+	if (err)
+		goto out;
+	err = -EBADMSG;
+	if (!aesgcm_decrypt(&o->gcm, pkt + ad_len, pkt + ad_len, ct_len, pkt, ad_len, o->nonce,
+			    pkt + ad_len + ct_len))
+		goto out;
+
+	err = quic_alpn_crypto_prefix(pkt + ad_len, ct_len, stream, hdr.len, &have);
+	if (!err)
+		err = quic_alpn_client_hello(stream, have, &peek->list, &peek->len);
+out:
+	memzero_explicit(o, sizeof(*o));
+	return err;
+}
+
+/**
+ * quic_alpn_peek_free - release what quic_alpn_peek() allocated
+ * @peek: its result
+ */
+void quic_alpn_peek_free(struct quic_alpn_peek *peek)
+{
+	kfree(peek->buf);
+	memset(peek, 0, sizeof(*peek));
+}
+
+/* --------------------------------------------------------------- choice */
+
+/* Another listener of the group @first leads: same namespace, an address
+ * of the same kind (the datagram's own, or a wildcard) covering @local.
+ */
+static bool quic_alpn_in_group(struct sock *sk, struct net *net, const union quic_addr *local,
+			       bool specific)
+{
+	union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
+
+	return net_eq(sock_net(sk), net) && quic_cmp_sk_addr(sk, a, local) &&
+	       quic_addr_is_any(a) != specific;
+}
+
+/**
+ * quic_alpn_route - choose among the listeners sharing a datagram's address
+ * @net: namespace of the receiving tunnel
+ * @head: the listener bucket of the datagram's port
+ * @local: the address and port the datagram was sent to
+ * @first: the first listener of the group, taken when nothing decides
+ * @skb: the datagram, skb->data at its first QUIC packet, the peer's
+ *	address in QUIC_SKB_CB()
+ *
+ * A client's first Initial goes to the listener holding the protocol the
+ * client lists first among those served; any other datagram of a client
+ * some listener has queued goes there.
+ *
+ * Context: softirq, under rcu_read_lock(); no socket lock held.
+ * Return: the listener, without a reference.
+ */
+struct sock *quic_alpn_route(struct net *net, struct quic_hash_head *head,
+			     const union quic_addr *local, struct sock *first,
+			     struct sk_buff *skb)
+{
+	union quic_addr *a = quic_path_saddr(quic_paths(first), 0);
+	struct quic_packet_invariant inv;
+	bool specific = !quic_addr_is_any(a);
+	struct quic_alpn_peek peek;
+	struct quic_conn_id dcid;
+	struct quic_data list;
+	struct sock *sk;
+	const u8 *p;
+	u32 left;
+
+	if (!quic_alpn_peek(skb->data, skb->len, &peek)) {
+		for (p = peek.list, left = peek.len; left; left -= p[0] + 1, p += p[0] + 1) {
+			sk_for_each_rcu(sk, &head->head) {
+				if (!quic_is_listen(sk) ||
+				    !quic_alpn_in_group(sk, net, local, specific))
+					continue;
+				if (quic_alpn_has(quic_alpn_listen_list(sk, &list), p + 1, p[0])) {
+					quic_alpn_peek_free(&peek);
+					return sk;
+				}
+			}
+		}
+		quic_alpn_peek_free(&peek);
+		return first;
+	}
+	quic_alpn_peek_free(&peek);
+
+	if (quic_packet_peek(skb->data, skb->len, 0, &inv) || !inv.long_header ||
+	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN)
+		return first;
+	quic_conn_id_set(&dcid, inv.dcid, inv.dcid_len);
+	sk_for_each_rcu(sk, &head->head)
+		if (quic_is_listen(sk) && quic_alpn_in_group(sk, net, local, specific) &&
+		    quic_conn_request_queued(sk, &dcid, &QUIC_SKB_CB(skb)->peer))
+			return sk;
+	return first;
+}
