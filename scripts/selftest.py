@@ -521,7 +521,7 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 		run([cfg['cross'] + 'strip', os.path.join(root, 'tests', test)])
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
-	if {'handshake', 'functional', 'resumption', 'netem', 'many', 'misuse',
+	if {'handshake', 'functional', 'resumption', 'alpnroute', 'netem', 'many', 'misuse',
 	    'kconsumer', 'perf'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
 	if 'netem' in names:
