@@ -114,8 +114,8 @@ int quic_addrval_check(const union quic_addr *addr, const u8 *token, u32 len,
 	u8 flags = 0;
 	int err;
 
-	err = quic_crypto_token_verify(&quic_addrval_mac, addr, token, len, quic_addrval_now(),
-				       &flags, &odcid);
+	err = quic_crypto_token_verify(&quic_addrval_mac, addr, req->version, token, len,
+				       quic_addrval_now(), &flags, &odcid);
 	if (err)
 		return err;
 	req->validated = 1;
@@ -152,7 +152,7 @@ int quic_addrval_send_retry(struct sock *sk, const struct quic_request *req)
 	sock_owned_by_me(sk);
 	if (!crypto)
 		return -EINVAL;
-	err = quic_crypto_token_generate(&quic_addrval_mac, &req->daddr, &req->dcid,
+	err = quic_crypto_token_generate(&quic_addrval_mac, &req->daddr, req->version, &req->dcid,
 					 quic_addrval_now(), QUIC_RETRY_TOKEN_LIFETIME, token,
 					 &tokenlen);
 	if (err)
@@ -201,9 +201,10 @@ int quic_addrval_new_token(struct sock *sk)
 	int err;
 
 	sock_owned_by_me(sk);
+	/* Bound to the version negotiated (RFC 9369 Section 5). */
 	err = quic_crypto_token_generate(&quic_addrval_mac, quic_path_daddr(quic_paths(sk), 0),
-					 NULL, quic_addrval_now(), QUIC_NEW_TOKEN_LIFETIME, token,
-					 &len);
+					 quic_config(sk)->version, NULL, quic_addrval_now(),
+					 QUIC_NEW_TOKEN_LIFETIME, token, &len);
 	if (err)
 		return err;
 	f.data.data = token;

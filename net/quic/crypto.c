@@ -1435,9 +1435,9 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_verify_reset_token);
  * port of a later connection is unlikely to be the same).
  */
 static int quic_crypto_token_mac(const struct quic_crypto_mac *mac, const union quic_addr *addr,
-				 const u8 *body, u32 len, bool retry, u8 *out)
+				 u32 version, const u8 *body, u32 len, bool retry, u8 *out)
 {
-	u8 digest[SHA256_DIGEST_SIZE], a[2 + 16 + 2];
+	u8 digest[SHA256_DIGEST_SIZE], a[2 + 16 + 2 + 4];
 	SHASH_DESC_ON_STACK(desc, mac->tfm);
 	u32 alen;
 	int err;
@@ -1456,6 +1456,9 @@ static int quic_crypto_token_mac(const struct quic_crypto_mac *mac, const union 
 	}
 	if (retry)
 		alen += 2;
+	/* RFC 9369 Section 5: a token is good for its QUIC version only. */
+	put_unaligned_be32(version, a + alen);
+	alen += 4;
 
 	desc->tfm = mac->tfm;
 	err = crypto_shash_init(desc);
@@ -1476,6 +1479,8 @@ static int quic_crypto_token_mac(const struct quic_crypto_mac *mac, const union 
  * quic_crypto_token_generate - issue an address validation token
  * @mac: keyed token MAC
  * @addr: the client address the token is bound to
+ * @version: the QUIC version it is for: a Retry's own, or the version a
+ *	connection negotiated for its NEW_TOKEN tokens (RFC 9369 Section 5)
  * @odcid: for a Retry token, the Destination Connection ID of the client's
  *	Initial (recovered on verification); NULL for a NEW_TOKEN token
  * @now: current time, in any unit the caller also uses for verification
@@ -1484,7 +1489,8 @@ static int quic_crypto_token_mac(const struct quic_crypto_mac *mac, const union 
  * @tokenlen: size of @token in, token length out
  *
  * The token is flags | expiry | random nonce | ODCID length | ODCID | MAC,
- * the MAC (truncated HMAC-SHA256) covering the rest and the address. The
+ * the MAC (truncated HMAC-SHA256) covering the rest, the address and the
+ * version. The
  * nonce makes every token unique (RFC 9000 Section 8.1.3). No address is
  * carried in clear.
  *
@@ -1493,8 +1499,8 @@ static int quic_crypto_token_mac(const struct quic_crypto_mac *mac, const union 
  * -EAFNOSUPPORT, or an errno from the crypto API.
  */
 int quic_crypto_token_generate(const struct quic_crypto_mac *mac, const union quic_addr *addr,
-			       const struct quic_conn_id *odcid, u64 now, u64 lifetime,
-			       u8 *token, u32 *tokenlen)
+			       u32 version, const struct quic_conn_id *odcid, u64 now,
+			       u64 lifetime, u8 *token, u32 *tokenlen)
 {
 	u32 cidlen = odcid ? odcid->len : 0, len;
 	u8 *p = token;
@@ -1515,7 +1521,7 @@ int quic_crypto_token_generate(const struct quic_crypto_mac *mac, const union qu
 	if (cidlen)
 		memcpy(p, odcid->data, cidlen);
 	p += cidlen;
-	err = quic_crypto_token_mac(mac, addr, token, p - token, !!odcid, p);
+	err = quic_crypto_token_mac(mac, addr, version, token, p - token, !!odcid, p);
 	if (err)
 		return err;
 	*tokenlen = len;
@@ -1527,6 +1533,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_token_generate);
  * quic_crypto_token_verify - validate an address validation token
  * @mac: keyed token MAC
  * @addr: the address the token arrived from
+ * @version: the version of the Initial packet that carried it
  * @token: the token from an Initial packet
  * @tokenlen: its length
  * @now: current time, in the unit used at generation
@@ -1537,11 +1544,11 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_token_generate);
  *
  * Context: any.
  * Return: 0 for a valid token; -EINVAL when it is not one of ours; -EBADMSG
- * when it was altered or comes from another address; -EKEYEXPIRED when it
+ * when it was altered or comes from another address or version; -EKEYEXPIRED when it
  * expired; -EAFNOSUPPORT; or an errno from the crypto API.
  */
 int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic_addr *addr,
-			     const u8 *token, u32 tokenlen, u64 now, u8 *flags,
+			     u32 version, const u8 *token, u32 tokenlen, u64 now, u8 *flags,
 			     struct quic_conn_id *odcid)
 {
 	u8 expect[QUIC_TOKEN_MAC_LEN], f, cidlen;
@@ -1556,7 +1563,8 @@ int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic
 	if ((f & ~QUIC_TOKEN_FLAG_RETRY) || tokenlen != QUIC_ADDR_TOKEN_MIN_LEN + cidlen ||
 	    (cidlen && !(f & QUIC_TOKEN_FLAG_RETRY)))
 		return -EINVAL;
-	err = quic_crypto_token_mac(mac, addr, token, body, f & QUIC_TOKEN_FLAG_RETRY, expect);
+	err = quic_crypto_token_mac(mac, addr, version, token, body, f & QUIC_TOKEN_FLAG_RETRY,
+				    expect);
 	if (err)
 		return err;
 	if (crypto_memneq(expect, token + body, QUIC_TOKEN_MAC_LEN))

@@ -229,10 +229,10 @@ int quic_crypto_verify_reset_token(const struct quic_crypto_mac *mac,
 
 /* Address validation tokens (RFC 9000 Sections 8.1.3 and 8.1.4) */
 int quic_crypto_token_generate(const struct quic_crypto_mac *mac, const union quic_addr *addr,
-			       const struct quic_conn_id *odcid, u64 now, u64 lifetime,
+			       u32 version, const struct quic_conn_id *odcid, u64 now, u64 lifetime,
 			       u8 *token, u32 *tokenlen);
 int quic_crypto_token_verify(const struct quic_crypto_mac *mac, const union quic_addr *addr,
-			     const u8 *token, u32 tokenlen, u64 now, u8 *flags,
+			     u32 version, const u8 *token, u32 tokenlen, u64 now, u8 *flags,
 			     struct quic_conn_id *odcid);
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)

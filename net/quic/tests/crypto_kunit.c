@@ -1289,8 +1289,9 @@ static u8 *quic_test_token(struct kunit *test, const struct quic_crypto_mac *mac
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, token);
 	*len = QUIC_ADDR_TOKEN_MAX_LEN;
-	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(mac, a, odcid, QUIC_TEST_NOW,
-							 QUIC_TEST_LIFETIME, token, len), 0);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(mac, a, QUIC_VERSION_V1, odcid,
+							 QUIC_TEST_NOW, QUIC_TEST_LIFETIME, token,
+							 len), 0);
 	return token;
 }
 
@@ -1306,8 +1307,8 @@ static void crypto_token_round_trip(struct kunit *test)
 	quic_test_addr4(&a4, 0xc0000201, 4433);
 	token = quic_test_token(test, mac, &a4, &quic_test_dcid, &len);
 	KUNIT_EXPECT_EQ(test, len, QUIC_ADDR_TOKEN_MIN_LEN + quic_test_dcid.len);
-	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a4, token, len, QUIC_TEST_NOW + 1,
-						       &flags, &odcid), 0);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a4, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW + 1, &flags, &odcid), 0);
 	KUNIT_EXPECT_EQ(test, flags, QUIC_TOKEN_FLAG_RETRY);
 	KUNIT_EXPECT_TRUE(test, quic_conn_id_equal(&odcid, &quic_test_dcid));
 
@@ -1315,8 +1316,8 @@ static void crypto_token_round_trip(struct kunit *test)
 	quic_test_addr6(&a6, 7, 443);
 	token = quic_test_token(test, mac, &a6, NULL, &len);
 	KUNIT_EXPECT_EQ(test, len, QUIC_ADDR_TOKEN_MIN_LEN);
-	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a6, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), 0);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_verify(mac, &a6, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), 0);
 	KUNIT_EXPECT_EQ(test, flags, 0);
 	KUNIT_EXPECT_EQ(test, odcid.len, 0);
 }
@@ -1332,28 +1333,29 @@ static void crypto_token_rejects_other_address(struct kunit *test)
 	quic_test_addr4(&a, 0xc0000201, 4433);
 	token = quic_test_token(test, mac, &a, &quic_test_dcid, &len);
 	quic_test_addr4(&b, 0xc0000202, 4433);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
 	/* A Retry token is bound to the port too. */
 	quic_test_addr4(&b, 0xc0000201, 4434);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
 
 	quic_test_addr6(&a, 7, 443);
 	token = quic_test_token(test, mac, &a, NULL, &len);
 	quic_test_addr6(&b, 8, 443);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
 	/* A NEW_TOKEN token is not (RFC 9000 Section 8.1.3). */
 	quic_test_addr6(&b, 7, 50000);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), 0);
 	quic_test_addr4(&b, 7, 443);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
 	b.sa.sa_family = AF_UNIX;
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EAFNOSUPPORT);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &b, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid),
+			-EAFNOSUPPORT);
 }
 
 static void crypto_token_expires(struct kunit *test)
@@ -1367,12 +1369,12 @@ static void crypto_token_expires(struct kunit *test)
 
 	quic_test_addr4(&a, 0x0a000001, 1234);
 	token = quic_test_token(test, mac, &a, NULL, &len);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, len, expiry, &flags,
-						       &odcid), 0);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, len, expiry + 1, &flags,
-						       &odcid), -EKEYEXPIRED);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_generate(mac, &a, NULL, U64_MAX - 5, 6, token,
-							 &len), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len, expiry,
+						       &flags, &odcid), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len,
+						       expiry + 1, &flags, &odcid), -EKEYEXPIRED);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_generate(mac, &a, QUIC_VERSION_V1, NULL,
+							 U64_MAX - 5, 6, token, &len), -EINVAL);
 }
 
 static void crypto_token_rejects_alteration(struct kunit *test)
@@ -1388,20 +1390,50 @@ static void crypto_token_rejects_alteration(struct kunit *test)
 	token = quic_test_token(test, mac, &a, &quic_test_dcid, &len);
 	for (i = 0; i < len; i++) {
 		token[i] ^= 0x04;
-		KUNIT_EXPECT_LT_MSG(test, quic_crypto_token_verify(mac, &a, token, len,
-								   QUIC_TEST_NOW, &flags, &odcid),
-				    0, "byte %u", i);
+		KUNIT_EXPECT_LT_MSG(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token,
+								   len, QUIC_TEST_NOW, &flags,
+								   &odcid), 0, "byte %u", i);
 		token[i] ^= 0x04;
 	}
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, len - 1, QUIC_TEST_NOW,
-						       &flags, &odcid), -EINVAL);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, QUIC_ADDR_TOKEN_MAX_LEN + 1,
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len - 1,
 						       QUIC_TEST_NOW, &flags, &odcid), -EINVAL);
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(other, &a, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token,
+						       QUIC_ADDR_TOKEN_MAX_LEN + 1, QUIC_TEST_NOW,
+						       &flags, &odcid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(other, &a, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
 	/* Untouched, it still verifies. */
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, token, len, QUIC_TEST_NOW,
-						       &flags, &odcid), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), 0);
+}
+
+/* RFC 9369 Section 5: tokens are specific to the QUIC version that issued
+ * them; a server does not accept one in an Initial of another version.
+ */
+static void crypto_token_is_bound_to_its_version(struct kunit *test)
+{
+	struct quic_crypto_mac *mac = quic_test_mac(test, 0);
+	u8 token[QUIC_ADDR_TOKEN_MAX_LEN], flags;
+	struct quic_conn_id odcid;
+	u32 len = sizeof(token);
+	union quic_addr a;
+
+	quic_test_addr4(&a, 0xc0000201, 4433);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(mac, &a, QUIC_VERSION_V2, &quic_test_dcid,
+							 QUIC_TEST_NOW, QUIC_TEST_LIFETIME, token,
+							 &len), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V2, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
+	len = sizeof(token);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(mac, &a, QUIC_VERSION_V1, NULL,
+							 QUIC_TEST_NOW, QUIC_TEST_LIFETIME, token,
+							 &len), 0);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V2, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, quic_crypto_token_verify(mac, &a, QUIC_VERSION_V1, token, len,
+						       QUIC_TEST_NOW, &flags, &odcid), 0);
 }
 
 static void crypto_token_unique(struct kunit *test)
@@ -1417,7 +1449,9 @@ static void crypto_token_unique(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, l1, l2);
 	KUNIT_EXPECT_NE(test, memcmp(t1, t2, l1), 0);
 	l1 = QUIC_ADDR_TOKEN_MIN_LEN - 1;
-	KUNIT_EXPECT_EQ(test, quic_crypto_token_generate(mac, &a, NULL, 0, 1, t1, &l1), -EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			quic_crypto_token_generate(mac, &a, QUIC_VERSION_V1, NULL, 0, 1, t1, &l1),
+			-EINVAL);
 }
 
 static struct kunit_case quic_crypto_cases[] = {
@@ -1458,6 +1492,7 @@ static struct kunit_case quic_crypto_cases[] = {
 	KUNIT_CASE(crypto_token_rejects_other_address),
 	KUNIT_CASE(crypto_token_expires),
 	KUNIT_CASE(crypto_token_rejects_alteration),
+	KUNIT_CASE(crypto_token_is_bound_to_its_version),
 	KUNIT_CASE(crypto_token_unique),
 	{}
 };
