@@ -124,31 +124,6 @@ bool quic_alpn_listen_shares(struct sock *sk, struct sock *other)
 
 /* --------------------------------------------- opening a client Initial */
 
-/* HMAC-SHA256 (RFC 2104) of @msg under a key of at most one block. */
-static void quic_alpn_hmac(const u8 *key, u32 keylen, const u8 *msg, u32 len,
-			   u8 out[SHA256_DIGEST_SIZE])
-{
-	u8 pad[SHA256_BLOCK_SIZE];
-	struct sha256_state st;
-	int i;
-
-	memset(pad, 0, sizeof(pad));
-	memcpy(pad, key, keylen);
-	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
-		pad[i] ^= 0x36;
-	sha256_init(&st);
-	sha256_update(&st, pad, sizeof(pad));
-	sha256_update(&st, msg, len);
-	sha256_final(&st, out);
-	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
-		pad[i] ^= 0x36 ^ 0x5c;
-	sha256_init(&st);
-	sha256_update(&st, pad, sizeof(pad));
-	sha256_update(&st, out, SHA256_DIGEST_SIZE);
-	sha256_final(&st, out);
-	memzero_explicit(pad, sizeof(pad));
-}
-
 /* HKDF-Expand-Label (RFC 8446 Section 7.1) with an empty context, for an
  * output of one SHA-256 block at most: T(1) = HMAC(secret, info | 0x01).
  */
@@ -167,7 +142,7 @@ static void quic_alpn_expand_label(const u8 *secret, const char *label, u8 *out,
 	p += llen;
 	*p++ = 0;
 	*p++ = 1;
-	quic_alpn_hmac(secret, SHA256_DIGEST_SIZE, info, p - info, t);
+	quic_hmac_sha256(secret, SHA256_DIGEST_SIZE, info, p - info, t);
 	memcpy(out, t, outlen);
 	memzero_explicit(t, sizeof(t));
 }
@@ -194,7 +169,7 @@ VISIBLE_IF_QUIC_KUNIT int quic_alpn_initial_keys(u32 version, const u8 *dcid, u3
 
 	if (!v || dcid_len > QUIC_CONN_ID_MAX_LEN)
 		return -EINVAL;
-	quic_alpn_hmac(v->salt, sizeof(v->salt), dcid, dcid_len, initial);
+	quic_hmac_sha256(v->salt, sizeof(v->salt), dcid, dcid_len, initial);
 	quic_alpn_expand_label(initial, "client in", client, sizeof(client));
 	keys->keylen = AES_KEYSIZE_128;
 	quic_alpn_expand_label(client, v->key, keys->key, AES_KEYSIZE_128);

@@ -4,6 +4,7 @@
  * transport parameter TLVs, ALPN lists and the global hash tables.
  */
 
+#include <crypto/sha2.h>
 #include <linux/slab.h>
 
 #include "common.h"
@@ -398,6 +399,45 @@ u32 quic_pn_encode_len(s64 full_pn, s64 largest_acked)
 	return len;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_pn_encode_len);
+
+/**
+ * quic_hmac_sha256 - HMAC-SHA256 (RFC 2104) with the SHA-256 library
+ * @key: the key; one longer than a block is hashed first
+ * @keylen: its length
+ * @msg: the message
+ * @len: its length
+ * @out: output, SHA256_DIGEST_SIZE bytes
+ *
+ * For derivations outside a socket's transforms: nothing is allocated and
+ * nothing sleeps, so any context may call it.
+ */
+void quic_hmac_sha256(const u8 *key, u32 keylen, const u8 *msg, u32 len, u8 *out)
+{
+	u8 pad[SHA256_BLOCK_SIZE];
+	struct sha256_state st;
+	int i;
+
+	memset(pad, 0, sizeof(pad));
+	if (keylen > SHA256_BLOCK_SIZE)
+		sha256(key, keylen, pad);
+	else
+		memcpy(pad, key, keylen);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		pad[i] ^= 0x36;
+	sha256_init(&st);
+	sha256_update(&st, pad, sizeof(pad));
+	sha256_update(&st, msg, len);
+	sha256_final(&st, out);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		pad[i] ^= 0x36 ^ 0x5c;
+	sha256_init(&st);
+	sha256_update(&st, pad, sizeof(pad));
+	sha256_update(&st, out, SHA256_DIGEST_SIZE);
+	sha256_final(&st, out);
+	memzero_explicit(pad, sizeof(pad));
+	memzero_explicit(&st, sizeof(st));
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_hmac_sha256);
 
 /**
  * quic_alpn_validate - check a length-prefixed protocol name list

@@ -151,6 +151,7 @@ u32 quic_pn_encode_len(s64 full_pn, s64 largest_acked);
 #define QUIC_ALPN_MAX_LEN	255	/* one protocol name */
 #define QUIC_ALPN_LIST_MAX_LEN	1024	/* a whole list, as stored on a socket */
 
+void quic_hmac_sha256(const u8 *key, u32 keylen, const u8 *msg, u32 len, u8 *out);
 int quic_alpn_validate(const u8 *list, u32 len);
 int quic_alpn_from_string(struct quic_data *to, const u8 *str, u32 len, gfp_t gfp);
 int quic_alpn_to_string(const struct quic_data *list, u8 *buf, u32 *len);

@@ -781,9 +781,6 @@ static int quic_conn_inherit(struct sock *newsk, struct sock *sk)
 	err = quic_cong_set_config(&nqs->cong, &nqs->config);
 	if (!err && qs->alpn.len)
 		err = quic_data_dup(&nqs->alpn, qs->alpn.data, qs->alpn.len, GFP_KERNEL);
-	/* The ticket key: any connection resumes the sessions of the others. */
-	if (!err && qs->ticket.len)
-		err = quic_data_dup(&nqs->ticket, qs->ticket.data, qs->ticket.len, GFP_KERNEL);
 	return err;
 }
 
@@ -844,6 +841,12 @@ static int quic_conn_accept_request(struct sock *newsk, struct sock *sk,
 	quic_sk(newsk)->pref_version = quic_config(newsk)->version;
 	quic_sk(newsk)->orig_version = req->version;
 	quic_config(newsk)->version = req->version;
+	/* The ticket key, from the listener's: any connection resumes the
+	 * sessions of the others of its version and parameters (ticket.c).
+	 */
+	err = quic_ticket_key_bind(newsk, sk);
+	if (err)
+		goto out;
 
 	quic_outq(newsk)->is_serv = 1;
 	/* RFC 9002 Appendix A.8: a server takes its own address as validated. */

@@ -6,8 +6,14 @@
  * tickets with (QUIC_SOCKOPT_SESSION_TICKET, made at listen() unless the
  * application set one), so that every connection it accepts, in whatever
  * process runs its handshake, can resume the sessions of the others. The
- * library reads it from the accepted socket and sends NewSessionTicket
- * messages in CRYPTO frames of 1-RTT packets.
+ * library reads the key from the accepted socket and sends
+ * NewSessionTicket messages in CRYPTO frames of 1-RTT packets. An
+ * accepted socket holds a key derived from the listener's, its QUIC
+ * version and the transport parameters a client remembers for 0-RTT: a
+ * ticket is then good only in its version (RFC 9369 Section 5) and only
+ * while the server keeps those parameters (RFC 9000 Section 7.4.1);
+ * otherwise the library cannot open it and makes a full handshake,
+ * without 0-RTT.
  *
  * Client: after the handshake, CRYPTO data in 1-RTT packets can only be
  * NewSessionTicket messages (RFC 9001 Section 4.1.3; QUIC has no TLS
@@ -25,7 +31,9 @@
  * Section 6.4) and their frames sent again in 1-RTT packets.
  */
 
+#include <crypto/sha2.h>
 #include <linux/random.h>
+#include <linux/unaligned.h>
 #include <net/sock.h>
 
 #include "event.h"
@@ -98,6 +106,85 @@ int quic_ticket_key_init(struct sock *sk)
 	get_random_bytes(key, sizeof(key));
 	err = quic_data_dup(quic_ticket(sk), key, sizeof(key), GFP_KERNEL);
 	memzero_explicit(key, sizeof(key));
+	return err;
+}
+
+/* What a derived ticket key is bound to: a label, the version, then the
+ * parameters RFC 9000 Section 7.4.1 forbids a server accepting 0-RTT to
+ * reduce, and max_datagram_frame_size (RFC 9221 Section 3).
+ */
+#define QUIC_TICKET_LABEL	"quic ticket key"
+#define QUIC_TICKET_INFO_LEN	(sizeof(QUIC_TICKET_LABEL) - 1 + 4 + 1 + 4 * 8 + 3 * 2)
+
+/**
+ * quic_ticket_key_derive - the ticket key of one version and parameter set
+ * @key: the listener's key
+ * @keylen: its length
+ * @version: the QUIC version of the connection
+ * @p: the server's transport parameters
+ * @out: output, %QUIC_TICKET_KEY_LEN bytes
+ *
+ * HKDF-Expand (RFC 5869 Section 2.3) with HMAC-SHA256 keyed with @key, the
+ * info being the label, @version, active_connection_id_limit,
+ * initial_max_data, the three initial_max_stream_data values, the two
+ * initial_max_streams values and max_datagram_frame_size. Two listeners
+ * with one key and one configuration derive the same keys.
+ */
+VISIBLE_IF_QUIC_KUNIT void quic_ticket_key_derive(const u8 *key, u32 keylen, u32 version,
+						  const struct quic_transport_param *p, u8 *out)
+{
+	u8 buf[SHA256_DIGEST_SIZE + QUIC_TICKET_INFO_LEN + 1], *info, *q;
+	u32 n, prev = 0;
+
+	info = buf + SHA256_DIGEST_SIZE;
+	q = info;
+	memcpy(q, QUIC_TICKET_LABEL, sizeof(QUIC_TICKET_LABEL) - 1);
+	q += sizeof(QUIC_TICKET_LABEL) - 1;
+	put_unaligned_be32(version, q);
+	q += 4;
+	*q++ = p->active_connection_id_limit;
+	put_unaligned_be64(p->max_data, q);
+	put_unaligned_be64(p->max_stream_data_bidi_local, q + 8);
+	put_unaligned_be64(p->max_stream_data_bidi_remote, q + 16);
+	put_unaligned_be64(p->max_stream_data_uni, q + 24);
+	q += 32;
+	put_unaligned_be16(p->max_streams_bidi, q);
+	put_unaligned_be16(p->max_streams_uni, q + 2);
+	put_unaligned_be16(p->max_datagram_frame_size, q + 4);
+	q += 6;
+	/* T(n) = HMAC(key, T(n-1) | info | n), until the key is filled. */
+	for (n = 1; n * SHA256_DIGEST_SIZE <= QUIC_TICKET_KEY_LEN; n++) {
+		*q = n;
+		quic_hmac_sha256(key, keylen, info - prev, prev + QUIC_TICKET_INFO_LEN + 1,
+				 out + (n - 1) * SHA256_DIGEST_SIZE);
+		memcpy(buf, out + (n - 1) * SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
+		prev = SHA256_DIGEST_SIZE;
+	}
+	memzero_explicit(buf, sizeof(buf));
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_ticket_key_derive);
+
+/**
+ * quic_ticket_key_bind - give an accepted connection its ticket key
+ * @newsk: the new socket, owned, its version and transport parameters set
+ * @sk: its listener, owned
+ *
+ * Return: 0, or -ENOMEM; a listener without a key leaves none.
+ */
+int quic_ticket_key_bind(struct sock *newsk, struct sock *sk)
+{
+	struct quic_data *key = quic_ticket(sk);
+	u8 out[QUIC_TICKET_KEY_LEN];
+	int err;
+
+	sock_owned_by_me(newsk);
+	if (!key->len)
+		return 0;
+	quic_ticket_key_derive(key->data, key->len, quic_config(newsk)->version,
+			       quic_local_param(newsk), out);
+	quic_data_free(quic_ticket(newsk));
+	err = quic_data_dup(quic_ticket(newsk), out, sizeof(out), GFP_KERNEL);
+	memzero_explicit(out, sizeof(out));
 	return err;
 }
 

@@ -15,6 +15,7 @@
 
 struct sock;
 struct quic_frame_data;
+struct quic_transport_param;
 
 /* Size of the key a listener makes for its TLS library to protect tickets
  * with, unless the application set one (GnuTLS takes 64 bytes).
@@ -43,8 +44,14 @@ enum quic_early_state {
 
 int quic_ticket_ee_early_data(const u8 *p, u32 len);
 int quic_ticket_key_init(struct sock *sk);
+int quic_ticket_key_bind(struct sock *newsk, struct sock *sk);
 int quic_ticket_early_offered(struct sock *sk);
 void quic_ticket_established(struct sock *sk);
 int quic_ticket_crypto_recv(struct sock *sk, const struct quic_frame_data *d);
+
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+void quic_ticket_key_derive(const u8 *key, u32 keylen, u32 version,
+			    const struct quic_transport_param *p, u8 *out);
+#endif
 
 #endif /* __net_quic_ticket_h__ */

@@ -357,12 +357,97 @@ static void tkt_listener_key_is_made_and_inherited(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, !memchr_inv(lkey, 0, llen));
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.server->sk, QUIC_SOCKOPT_SESSION_TICKET,
 						     skey, &slen), 0);
-	KUNIT_EXPECT_EQ(test, slen, llen);
-	KUNIT_EXPECT_MEMEQ(test, skey, lkey, llen);
+	/* The accepted socket's: derived from the listener's for its version
+	 * and transport parameters.
+	 */
+	KUNIT_ASSERT_EQ(test, slen, QUIC_TICKET_KEY_LEN);
+	KUNIT_EXPECT_NE(test, memcmp(skey, lkey, slen), 0);
+	quic_ticket_key_derive(lkey, llen, quic_config(p.server->sk)->version,
+			       quic_local_param(p.server->sk), ckey);
+	KUNIT_EXPECT_MEMEQ(test, skey, ckey, slen);
 	/* A client holds no key (and no ticket yet). */
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_SESSION_TICKET,
 						     ckey, &clen), 0);
 	KUNIT_EXPECT_EQ(test, clen, 0);
+}
+
+/* Whether @t derives another version 1 key from @key than @base. */
+static bool tkt_key_moves(const u8 *key, u32 keylen, const struct quic_transport_param *t,
+			  const u8 *base)
+{
+	u8 other[QUIC_TICKET_KEY_LEN];
+
+	quic_ticket_key_derive(key, keylen, QUIC_VERSION_V1, t, other);
+	return memcmp(other, base, sizeof(other)) != 0;
+}
+
+/* RFC 9369 Section 5 and RFC 9000 Section 7.4.1: a ticket is good in its
+ * version, while the server keeps what a client remembers for 0-RTT.
+ */
+static void tkt_connection_key_binds_version_and_remembered_limits(struct kunit *test)
+{
+	struct quic_transport_param tp = {
+		.active_connection_id_limit = 4, .max_data = 1 << 20,
+		.max_stream_data_bidi_local = 1 << 16, .max_stream_data_bidi_remote = 1 << 16,
+		.max_stream_data_uni = 1 << 16, .max_streams_bidi = 100, .max_streams_uni = 3,
+		.max_datagram_frame_size = 1200, .max_idle_timeout = 30000000,
+	};
+	u8 key[200], base[QUIC_TICKET_KEY_LEN], other[QUIC_TICKET_KEY_LEN];
+	struct quic_transport_param t;
+
+	memset(key, 0x3c, sizeof(key));	/* longer than a SHA-256 block */
+	quic_ticket_key_derive(key, sizeof(key), QUIC_VERSION_V1, &tp, base);
+	KUNIT_EXPECT_TRUE(test, !!memchr_inv(base, 0, sizeof(base)));
+	KUNIT_EXPECT_NE(test, memcmp(base, base + 32, 32), 0);
+	quic_ticket_key_derive(key, sizeof(key), QUIC_VERSION_V1, &tp, other);
+	KUNIT_EXPECT_MEMEQ_MSG(test, other, base, sizeof(base), "one key, version, parameters");
+
+	quic_ticket_key_derive(key, sizeof(key), QUIC_VERSION_V2, &tp, other);
+	KUNIT_EXPECT_NE_MSG(test, memcmp(other, base, sizeof(base)), 0, "another version");
+	key[199] ^= 1;
+	quic_ticket_key_derive(key, sizeof(key), QUIC_VERSION_V1, &tp, other);
+	KUNIT_EXPECT_NE_MSG(test, memcmp(other, base, sizeof(base)), 0, "another listener key");
+	key[199] ^= 1;
+
+	/* Each remembered limit changes it; what 0-RTT does not depend on
+	 * (here the idle timeout) does not.
+	 */
+	t = tp;
+	t.active_connection_id_limit--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "active_connection_id_limit lowered");
+	t = tp;
+	t.max_data--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_data lowered");
+	t = tp;
+	t.max_stream_data_bidi_local--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_stream_data_bidi_local lowered");
+	t = tp;
+	t.max_stream_data_bidi_remote--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_stream_data_bidi_remote lowered");
+	t = tp;
+	t.max_stream_data_uni--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_stream_data_uni lowered");
+	t = tp;
+	t.max_streams_bidi--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_streams_bidi lowered");
+	t = tp;
+	t.max_streams_uni--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_streams_uni lowered");
+	t = tp;
+	t.max_datagram_frame_size--;
+	KUNIT_EXPECT_TRUE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			      "max_datagram_frame_size lowered");
+	t = tp;
+	t.max_idle_timeout--;
+	KUNIT_EXPECT_FALSE_MSG(test, tkt_key_moves(key, sizeof(key), &t, base),
+			       "max_idle_timeout lowered");
 }
 
 static void tkt_listener_keeps_a_key_the_application_set(struct kunit *test)
@@ -611,6 +696,7 @@ static struct kunit_case tkt_test_cases[] = {
 	KUNIT_CASE(tkt_server_refuses_crypto_data_after_the_handshake),
 	KUNIT_CASE(tkt_listener_key_is_made_and_inherited),
 	KUNIT_CASE(tkt_listener_keeps_a_key_the_application_set),
+	KUNIT_CASE(tkt_connection_key_binds_version_and_remembered_limits),
 	KUNIT_CASE(tkt_zero_rtt_accepted_arrives_before_the_handshake_ends),
 	KUNIT_CASE(tkt_zero_rtt_rejected_is_sent_again_as_1rtt),
 	{}

@@ -34,6 +34,7 @@
 
 static struct netns_pair pair;
 static int next_port = PORT_BASE;
+static uint32_t client_version = QUIC_VERSION_V1;	/* of the next client_conn() */
 
 static void lib_log(int level, const char *msg)
 {
@@ -64,6 +65,7 @@ struct server {
 	int conns;
 	const uint8_t *key;	/* ticket key to set, NULL: the kernel's */
 	size_t keylen;
+	uint64_t max_data;	/* initial_max_data to set, 0: the default */
 	int served;		/* connections whose request arrived intact */
 	char why[128];
 	pthread_t th;
@@ -128,6 +130,16 @@ static void *server_main(void *p)
 	if (s->lfd < 0)
 		goto ready;
 	sock_timeouts(s->lfd, TIMEO_S);
+	if (s->max_data) {
+		struct quic_transport_param tp = {};
+		socklen_t tlen = sizeof(tp);
+
+		if (getsockopt(s->lfd, SOL_QUIC, QUIC_SOCKOPT_TRANSPORT_PARAM, &tp, &tlen))
+			goto ready;
+		tp.max_data = s->max_data;
+		if (setsockopt(s->lfd, SOL_QUIC, QUIC_SOCKOPT_TRANSPORT_PARAM, &tp, sizeof(tp)))
+			goto ready;
+	}
 	if ((s->key && setsockopt(s->lfd, SOL_QUIC, QUIC_SOCKOPT_SESSION_TICKET, s->key,
 				  s->keylen)) ||
 	    bind(s->lfd, (struct sockaddr *)&a, len) || listen(s->lfd, 4)) {
@@ -152,11 +164,13 @@ ready:
 	return NULL;
 }
 
-static int server_start(struct server *s, int conns, const uint8_t *key, size_t keylen)
+static int server_start_with(struct server *s, int conns, const uint8_t *key, size_t keylen,
+			     uint64_t max_data)
 {
 	char r;
 
 	memset(s, 0, sizeof(*s));
+	s->max_data = max_data;
 	s->port = next_port++;
 	s->lfd = -1;
 	s->conns = conns;
@@ -170,6 +184,11 @@ static int server_start(struct server *s, int conns, const uint8_t *key, size_t 
 		return -1;
 	}
 	return 0;
+}
+
+static int server_start(struct server *s, int conns, const uint8_t *key, size_t keylen)
+{
+	return server_start_with(s, conns, key, keylen, 0);
 }
 
 static void server_stop(struct server *s)
@@ -271,6 +290,7 @@ static void client_conn(int port, struct resume *rs, bool early, uint8_t seed,
 	/* libquic waits for the server's ticket before returning. */
 	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len)) {
 		cfg.receive_session_ticket = 1;
+		cfg.version = client_version;
 		setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg));
 	}
 	if (rs->have_tp &&
@@ -475,6 +495,64 @@ static void case_shared_key(void)
 	free(rs);
 }
 
+/* A session resumed on a listener sharing the key: @max_data for the
+ * second listener's initial_max_data (0: the same), @version for the
+ * second client. What the second connection saw is in @o2.
+ */
+static bool resume_elsewhere(uint64_t max_data, uint32_t version, struct outcome *o2)
+{
+	struct resume *rs = calloc(1, sizeof(*rs));
+	uint8_t key[64];
+	struct outcome o1;
+	struct server s1, s2;
+	bool ok = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(i * 29 + 7);
+	memset(o2, 0, sizeof(*o2));
+	if (!rs || server_start(&s1, 1, key, sizeof(key)))
+		goto out;
+	client_conn(s1.port, rs, false, 0, &o1);
+	server_stop(&s1);
+	if (!o1.handshake || !o1.kept) {
+		ktap_diag("the first connection left no session");
+		goto out;
+	}
+	if (server_start_with(&s2, 1, key, sizeof(key), max_data))
+		goto out;
+	client_version = version;
+	client_conn(s2.port, rs, true, 0, o2);
+	client_version = QUIC_VERSION_V1;
+	server_stop(&s2);
+	ok = s2.served == 1;
+out:
+	free(rs);
+	return ok;
+}
+
+static void case_lowered_limits(void)
+{
+	struct outcome o;
+	bool served = resume_elsewhere(65536, QUIC_VERSION_V1, &o);
+
+	check(o.handshake && !o.resumed,
+	      "a listener with the same key but a lower initial_max_data makes a full handshake");
+	check(!o.early, "and rejects the early data (RFC 9000 Section 7.4.1)");
+	check(o.reply && served, "the request arrives whole, sent again in 1-RTT packets");
+}
+
+static void case_other_version(void)
+{
+	struct outcome o;
+	bool served = resume_elsewhere(0, QUIC_VERSION_V2, &o);
+
+	check(o.handshake && !o.resumed,
+	      "a version 1 ticket in a version 2 connection makes a full handshake");
+	check(!o.early, "without 0-RTT (RFC 9369 Section 5)");
+	check(o.reply && served, "the request arrives whole");
+}
+
 static const struct {
 	const char *name;
 	unsigned int checks;
@@ -485,6 +563,8 @@ static const struct {
 	{ "0-RTT accepted", 5, case_zero_rtt },
 	{ "0-RTT rejected", 5, case_zero_rtt_rejected },
 	{ "listeners sharing a ticket key", 4, case_shared_key },
+	{ "a ticket after the limits were lowered", 3, case_lowered_limits },
+	{ "a ticket of another version", 3, case_other_version },
 };
 
 int main(int argc, char **argv)
