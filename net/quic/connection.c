@@ -22,6 +22,7 @@
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
+#include "migrate.h"
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
@@ -1062,8 +1063,9 @@ void quic_conn_discard_level(struct sock *sk, u8 level)
  *
  * At the server when the handshake completes, at the client on
  * HANDSHAKE_DONE: the Handshake keys go (Section 4.9.2), PTO covers the
- * Application space, max_ack_delay applies in full and PLPMTUD may start
- * (RFC 9000 Section 14.3.1).
+ * Application space, max_ack_delay applies in full, PLPMTUD may start
+ * (RFC 9000 Section 14.3.1) and a client probes the server's preferred
+ * address (Section 9.6.1).
  */
 void quic_conn_confirmed(struct sock *sk)
 {
@@ -1071,6 +1073,7 @@ void quic_conn_confirmed(struct sock *sk)
 	quic_cong_set_confirmed(quic_cong(sk));
 	quic_conn_discard_level(sk, QUIC_CRYPTO_HANDSHAKE);
 	quic_xmit_pmtu_start(sk);
+	quic_migrate_pref_start(sk);
 }
 
 /**
@@ -1244,7 +1247,7 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
  * The quic_transport_parameters extension (RFC 9001 Section 8.2) the TLS
  * library sends: our integer parameters, initial_source_connection_id,
  * and at a server original_destination_connection_id (RFC 9000 Section
- * 7.3).
+ * 7.3) and the preferred address offered (Section 9.6).
  *
  * Return: 0, -EINVAL before connect()/accept(), -ENOSPC when @buf is too
  * small.
@@ -1252,6 +1255,7 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
 int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 {
 	struct quic_conn_id_entry *scid = quic_conn_id_active(quic_source(sk));
+	struct quic_conn_id_entry *pref;
 	bool serv = quic_paths(sk)->serv;
 	struct quic_params *params;
 	u32 left = *len;
@@ -1283,10 +1287,20 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 		/* RFC 9000 Section 10.3: the token of the ID of the handshake. */
 		if (scid->id.len && !quic_cid_reset_token(&scid->id, params->reset_token))
 			params->tp.stateless_reset = 1;
+		/* Section 9.6: the preferred address and connection ID 1. */
+		pref = quic_conn_id_find(quic_source(sk), 1);
+		if (quic_paths(sk)->pref_addr && pref &&
+		    !quic_cid_reset_token(&pref->id, params->pref.token)) {
+			params->pref.addr = *quic_path_saddr(quic_paths(sk), 1);
+			params->pref.cid = pref->id;
+			params->present |= QUIC_PARAM_HAS_PREF_ADDR;
+		}
 	}
 	err = quic_param_encode(sk, serv, params, &p, &left);
-	if (!err)
+	if (!err) {
 		*len = p - buf;
+		quic_sk(sk)->local_param_sent = 1;
+	}
 	kfree(params);
 	return err;
 }
@@ -1362,6 +1376,18 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 	/* RFC 9000 Section 10.3: the token of the server's handshake ID. */
 	if (!serv && params->tp.stateless_reset)
 		quic_conn_id_set_token(quic_dest(sk), 0, params->reset_token);
+	/* Section 9.6: the ID of a preferred address is the server's ID 1,
+	 * usable on any path; the address is probed once the handshake is
+	 * confirmed (migrate.c), when this socket can reach its family.
+	 */
+	if (!serv && (params->present & QUIC_PARAM_HAS_PREF_ADDR) &&
+	    !quic_conn_id_add(quic_dest(sk), &params->pref.cid, 1, params->pref.token,
+			      GFP_KERNEL) &&
+	    params->pref.addr.sa.sa_family && params->pref.addr.v4.sin_port) {
+		quic_path_set_daddr(quic_paths(sk), 1, &params->pref.addr);
+		quic_paths(sk)->pref_addr = 1;
+		quic_paths(sk)->pref_state = QUIC_PATH_PREF_OFFERED;
+	}
 	kfree(params);
 	quic_conn_apply_remote(sk);
 	quic_xmit(sk);

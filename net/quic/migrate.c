@@ -19,6 +19,20 @@
  * new address; the server validates it as above. The old address is
  * released at once.
  *
+ * Preferred address, server and client (Section 9.6): a server offers one
+ * with QUIC_SOCKOPT_CONNECTION_MIGRATION before its handshake; the address
+ * gets a tunnel of its own (path 1) and connection ID 1 goes with it in
+ * the preferred_address parameter. Once the handshake is confirmed the
+ * client validates the address with a PATH_CHALLENGE sent there with that
+ * ID (Section 9.6.1), and moves there when the response comes: new peer
+ * address, ID 1 active, ID 0 retired, a PING to the new address. The
+ * server answers a challenge at its preferred address from that address,
+ * probes the client from it too (Section 9.6.2), and moves its sending
+ * there once its own challenge is answered and a non-probing packet with
+ * a new largest packet number arrived there. Path validation frames go on
+ * their own path (Section 8.2, quic_xmit_probe()). A client whose probes
+ * go unanswered three times stays on the original address.
+ *
  * QUIC_EVENT_CONNECTION_MIGRATION reports a completed migration:
  * local_migration 1 for ours, 0 for the peer's.
  *
@@ -29,6 +43,7 @@
 #include <net/sock.h>
 
 #include "connection.h"
+#include "connid_ctl.h"
 #include "event.h"
 #include "family.h"
 #include "migrate.h"
@@ -59,6 +74,274 @@ static bool quic_migrate_same_ip(const union quic_addr *a, const union quic_addr
 	if (a->sa.sa_family == AF_INET)
 		return a->v4.sin_addr.s_addr == b->v4.sin_addr.s_addr;
 	return ipv6_addr_equal(&a->v6.sin6_addr, &b->v6.sin6_addr);
+}
+
+/* ------------------------------------------------- preferred address */
+
+/* Challenges a client sends toward a preferred address before it stays. */
+#define QUIC_MIGRATE_PREF_PROBES	3
+
+/* The path a preferred address probe or response takes: for the server,
+ * its preferred address to @peer with the active ID; for the client, its
+ * address to the server's preferred one with ID 1.
+ */
+static int quic_migrate_pref_send(struct sock *sk, const struct quic_frame *f,
+				  const union quic_addr *peer)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	struct quic_conn_id_entry *e;
+
+	if (paths->serv) {
+		e = quic_conn_id_active(quic_dest(sk));
+		if (!e)
+			return -EINVAL;
+		return quic_xmit_probe(sk, f, &e->id, quic_path_saddr(paths, 1), peer);
+	}
+	e = quic_conn_id_find(quic_dest(sk), 1);
+	if (!e)
+		return -EINVAL;
+	return quic_xmit_probe(sk, f, &e->id, quic_path_saddr(paths, 0),
+			       quic_path_daddr(paths, 1));
+}
+
+/* A PATH_CHALLENGE on the preferred address path, toward @peer. */
+static void quic_migrate_pref_challenge(struct sock *sk, const union quic_addr *peer)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_PATH_CHALLENGE };
+	struct quic_path_group *paths = quic_paths(sk);
+
+	memcpy(f.path_data, quic_path_challenge_new(paths), QUIC_PATH_ENTROPY_LEN);
+	paths->pref_state = QUIC_PATH_PREF_PROBING;
+	paths->alt_probes++;
+	quic_migrate_pref_send(sk, &f, peer);
+}
+
+static void quic_migrate_pref_probe(struct sock *sk)
+{
+	quic_migrate_pref_challenge(sk, NULL);
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_PATH,
+			 quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP));
+}
+
+/* The client gives up the preferred address: the original one stays. */
+static void quic_migrate_pref_abandon(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	paths->pref_addr = 0;
+	paths->pref_state = QUIC_PATH_PREF_NONE;
+	paths->alt_probes = 0;
+	memset(quic_path_daddr(paths, 1), 0, sizeof(union quic_addr));
+	quic_path_challenge_clear(paths);
+}
+
+/* Client: the preferred address answered; move there with ID 1. */
+static void quic_migrate_pref_move_client(struct sock *sk)
+{
+	struct quic_frame retire = { .type = QUIC_FRAME_RETIRE_CONNECTION_ID };
+	struct quic_frame ping = { .type = QUIC_FRAME_PING };
+	struct quic_path_group *paths = quic_paths(sk);
+	struct quic_conn_id_set *set = quic_dest(sk);
+	struct quic_conn_id_entry *cur = quic_conn_id_active(set);
+	bool same_ip;
+
+	quic_timer_stop(quic_timers(sk), QUIC_TIMER_PATH);
+	if (!cur || quic_conn_id_set_active(set, 1)) {
+		quic_migrate_pref_abandon(sk);
+		return;
+	}
+	if (cur->number != 1) {
+		retire.seqno = cur->number;
+		if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &retire, GFP_ATOMIC))
+			quic_conn_id_remove(set, retire.seqno);
+	}
+	same_ip = quic_migrate_same_ip(quic_path_daddr(paths, 0), quic_path_daddr(paths, 1));
+	/* The address pair is the socket's key in the lookup table. */
+	quic_conn_unhash(sk);
+	quic_path_swap(paths);
+	memset(quic_path_daddr(paths, 1), 0, sizeof(union quic_addr));
+	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
+	paths->pref_addr = 0;
+	paths->pref_state = QUIC_PATH_PREF_NONE;
+	quic_set_sk_addr(sk, quic_path_daddr(paths, 0), false);
+	quic_conn_hash(sk);
+	__sk_dst_reset(sk);
+	if (!same_ip)
+		quic_cong_reset(quic_cong(sk));
+	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_ATOMIC);
+	quic_event_migration(sk, 0);
+}
+
+/* Server: send from the preferred address from now on (Section 9.6.2). */
+static void quic_migrate_pref_move_server(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	quic_conn_unhash(sk);
+	quic_path_swap(paths);
+	/* The original address stays the listener's: only our reference to
+	 * its tunnel goes. Delayed packets sent there still find us by ID.
+	 */
+	quic_path_free(sk, paths, 1);
+	paths->pref_addr = 0;
+	paths->pref_moved = 0;
+	paths->pref_state = QUIC_PATH_PREF_NONE;
+	quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
+	quic_set_sk_addr(sk, quic_path_daddr(paths, 0), false);
+	quic_conn_hash(sk);
+	__sk_dst_reset(sk);
+	/* A new path: its own congestion state (Section 9.4); our probe on it
+	 * was answered, so the client's address there is validated.
+	 */
+	quic_cong_reset(quic_cong(sk));
+	quic_path_set_validated(paths, true);
+	quic_event_migration(sk, 1);
+}
+
+/* Our challenge on the preferred address path was answered. */
+static void quic_migrate_pref_validated(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	if (!paths->serv) {
+		quic_migrate_pref_move_client(sk);
+		return;
+	}
+	paths->pref_state = QUIC_PATH_PREF_VALIDATED;
+	if (paths->pref_moved)
+		quic_migrate_pref_move_server(sk);
+}
+
+/**
+ * quic_migrate_pref_offer - server: offer a preferred address
+ * @sk: a server's connection, owned, before its transport parameters
+ *	were encoded
+ * @a: the address, with a port
+ *
+ * Return: 0; -EINVAL once the parameters went out, for a second offer or
+ * a port 0; -ENOMEM; an errno of binding the address.
+ */
+static int quic_migrate_pref_offer(struct sock *sk, const union quic_addr *a)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	struct quic_conn_id cid;
+	int err;
+
+	if (!quic_is_establishing(sk) || quic_sk(sk)->local_param_sent || paths->pref_addr)
+		return -EINVAL;
+	err = quic_path_offer_pref_addr(sk, paths, a);
+	if (err)
+		return err;
+	quic_conn_id_generate(&cid, QUIC_CONN_ID_OWN_LEN);
+	err = quic_conn_id_add(quic_source(sk), &cid, 1, NULL, GFP_KERNEL);
+	if (err) {
+		quic_path_free(sk, paths, 1);
+		paths->pref_addr = 0;
+		return err;
+	}
+	paths->pref_state = QUIC_PATH_PREF_OFFERED;
+	return 0;
+}
+
+/**
+ * quic_migrate_pref_start - client: the handshake is confirmed
+ * @sk: the socket, owned
+ *
+ * A preferred address the server offered is probed now (Section 9.6.1).
+ */
+void quic_migrate_pref_start(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	if (paths->serv || paths->pref_state != QUIC_PATH_PREF_OFFERED)
+		return;
+	paths->alt_probes = 0;
+	quic_migrate_pref_probe(sk);
+}
+
+/**
+ * quic_migrate_alt_local - was a datagram sent to the alternate path's address
+ * @sk: the QUIC socket the receive path found, not locked
+ * @local: the address the datagram was sent to
+ *
+ * Only a server offering a preferred address has a local address of its
+ * own on path 1; it is set before the handshake and only cleared after
+ * the move, so reading it unlocked gives an answer right for any datagram
+ * that could be on that path.
+ *
+ * Return: true when @local is path 1's local address.
+ */
+bool quic_migrate_alt_local(struct sock *sk, const union quic_addr *local)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	return READ_ONCE(paths->path[1].udp_sk) &&
+	       quic_cmp_sk_addr(sk, quic_path_saddr(paths, 1), local);
+}
+
+/**
+ * quic_migrate_pref_on_path - did a packet come on the preferred address path
+ * @sk: the socket, owned
+ * @alt_local: it was sent to our path 1 address (QUIC_SKB_CB())
+ * @peer: the address it came from
+ *
+ * Return: true for a server's packet sent to its preferred address, or a
+ * client's packet from the server's preferred address while it probes.
+ */
+bool quic_migrate_pref_on_path(struct sock *sk, bool alt_local, const union quic_addr *peer)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	if (!paths->pref_addr || paths->pref_state == QUIC_PATH_PREF_NONE)
+		return false;
+	if (paths->serv)
+		return alt_local;
+	return quic_cmp_sk_addr(sk, quic_path_daddr(paths, 1), peer);
+}
+
+/**
+ * quic_migrate_pref_respond - answer a PATH_CHALLENGE on its own path
+ * @sk: the socket, owned
+ * @f: the challenge
+ * @peer: the address it came from
+ *
+ * For a challenge that came on the preferred address path (Section 8.2.2).
+ * A response that cannot be sent is lost like any packet.
+ */
+void quic_migrate_pref_respond(struct sock *sk, const struct quic_frame *f,
+			       const union quic_addr *peer)
+{
+	struct quic_frame resp = { .type = QUIC_FRAME_PATH_RESPONSE };
+
+	memcpy(resp.path_data, f->path_data, sizeof(resp.path_data));
+	quic_migrate_pref_send(sk, &resp, peer);
+}
+
+/**
+ * quic_migrate_pref_rcvd - server: a packet arrived at the preferred address
+ * @sk: the server's connection, owned
+ * @peer: the address it came from
+ * @moved: it is non-probing and carries the largest packet number so far
+ *
+ * The server probes the client from that address, and moves there once
+ * both its probe was answered and such a packet came (Section 9.6.2).
+ */
+void quic_migrate_pref_rcvd(struct sock *sk, const union quic_addr *peer, bool moved)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	if (!paths->serv || !paths->pref_addr || paths->pref_state == QUIC_PATH_PREF_NONE ||
+	    !quic_is_established(sk))
+		return;
+	quic_path_set_daddr(paths, 1, peer);
+	if (moved)
+		paths->pref_moved = 1;
+	if (paths->pref_state == QUIC_PATH_PREF_OFFERED ||
+	    (paths->pref_state == QUIC_PATH_PREF_PROBING && moved &&
+	     paths->alt_probes < QUIC_MIGRATE_PREF_PROBES))
+		quic_migrate_pref_challenge(sk, peer);
+	else if (paths->pref_state == QUIC_PATH_PREF_VALIDATED && paths->pref_moved)
+		quic_migrate_pref_move_server(sk);
 }
 
 /**
@@ -108,6 +391,10 @@ void quic_migrate_path_response(struct sock *sk)
 
 	sock_owned_by_me(sk);
 	quic_path_challenge_clear(paths);
+	if (paths->pref_state == QUIC_PATH_PREF_PROBING) {
+		quic_migrate_pref_validated(sk);
+		return;
+	}
 	if (!quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING))
 		return;
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
@@ -126,6 +413,13 @@ void quic_migrate_path_timeout(struct sock *sk)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 
+	if (!paths->serv && paths->pref_state == QUIC_PATH_PREF_PROBING) {
+		if (paths->alt_probes < QUIC_MIGRATE_PREF_PROBES)
+			quic_migrate_pref_probe(sk);
+		else
+			quic_migrate_pref_abandon(sk);
+		return;
+	}
 	if (!quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING))
 		return;
 	quic_path_set_daddr(paths, 0, quic_path_daddr(paths, 1));
@@ -160,13 +454,15 @@ static int quic_migrate_next_dcid(struct sock *sk)
 
 /**
  * quic_migrate_local - QUIC_SOCKOPT_CONNECTION_MIGRATION: move to a new local address
- * @sk: a client's connection, owned (process context)
+ * @sk: a client's connection, owned (process context); on a server's
+ *	connection before its handshake, the preferred address to offer
  * @optval: struct sockaddr_in or sockaddr_in6: the new local address (port
  *	0 picks one)
  * @optlen: its size
  *
- * Return: 0; -EINVAL for a bad address or length, or on a server;
- * -ENOTCONN before the handshake is confirmed (Section 9: no migration
+ * Return: 0; -EINVAL for a bad address or length, or on a server once
+ * its transport parameters went out; -ENOTCONN before the handshake is
+ * confirmed (Section 9: no migration
  * before); -EPERM when the server sent disable_active_migration; -EAGAIN
  * when the server has not given us a spare connection ID yet; -EFAULT;
  * -EADDRINUSE or another errno from binding the address.
@@ -184,8 +480,10 @@ int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen)
 		return -EINVAL;
 	if (copy_from_sockptr(&ss, optval, optlen))
 		return -EFAULT;
-	if (paths->serv)
-		return -EINVAL;
+	if (paths->serv) {
+		err = quic_get_user_addr(sk, &a, (struct sockaddr *)&ss, optlen);
+		return err ?: quic_migrate_pref_offer(sk, &a);
+	}
 	if (!quic_is_established(sk) || !quic_outq(sk)->confirmed)
 		return -ENOTCONN;
 	if (paths->disable_saddr_alt)

@@ -47,6 +47,17 @@ enum quic_path_alt_state {
 	QUIC_PATH_ALT_SWAPPED,	/* the alternate path became the active one */
 };
 
+/* Where the move to a server's preferred address stands (RFC 9000
+ * Section 9.6): each side validates the new path with a PATH_CHALLENGE of
+ * its own before it sends there for good.
+ */
+enum quic_path_pref_state {
+	QUIC_PATH_PREF_NONE,		/* none offered, or the move is over */
+	QUIC_PATH_PREF_OFFERED,		/* in the parameters, not probed yet */
+	QUIC_PATH_PREF_PROBING,		/* our PATH_CHALLENGE is out on it */
+	QUIC_PATH_PREF_VALIDATED,	/* server: its response came back */
+};
+
 /**
  * struct quic_udp_ops - consumers of what a UDP tunnel socket receives
  * @rcv: a datagram arrived. @sk is the UDP socket, skb->data and the
@@ -115,6 +126,7 @@ struct quic_path {
  * @entropy_count: valid slots of @entropy
  * @alt_probes: PATH_CHALLENGE frames sent on the alternate path
  * @alt_state: an enum quic_path_alt_state value
+ * @pref_state: an enum quic_path_pref_state value (migrate.c)
  * @ecn_probes: packets sent while validating ECN on the path
  * @disable_saddr_alt: the peer sent disable_active_migration: our local
  *                     address must not change (RFC 9000 Section 9)
@@ -122,6 +134,8 @@ struct quic_path {
  *                     must not change
  * @pref_addr: a preferred_address is in use (RFC 9000 Section 9.6): path 1
  *             holds it (server: local address, client: peer address)
+ * @pref_moved: server: a non-probing packet with a new largest packet
+ *              number arrived at the preferred address
  * @validated: the peer address is validated (RFC 9000 Section 8)
  * @blocked: sending stopped at the anti-amplification limit
  * @retry: a Retry packet was sent (server) or received (client)
@@ -146,11 +160,13 @@ struct quic_path_group {
 	u8 entropy_count;
 	u8 alt_probes;
 	u8 alt_state;
+	u8 pref_state;
 	u8 ecn_probes;
 
 	u8 disable_saddr_alt:1;
 	u8 disable_daddr_alt:1;
 	u8 pref_addr:1;
+	u8 pref_moved:1;
 	u8 validated:1;
 	u8 blocked:1;
 	u8 retry:1;

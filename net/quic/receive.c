@@ -43,6 +43,8 @@
 
 /* What the frames of one packet found. */
 struct quic_rcv_pkt {
+	const union quic_addr *peer;
+	u8 pref_path;
 	u8 level;
 	bool ack_eliciting;
 	bool non_probing;
@@ -199,9 +201,16 @@ static int quic_rcv_new_token(struct sock *sk, const struct quic_frame *f)
 	return err;
 }
 
-static int quic_rcv_path_challenge(struct sock *sk, const struct quic_frame *f)
+static int quic_rcv_path_challenge(struct sock *sk, struct quic_rcv_pkt *rp,
+				   const struct quic_frame *f)
 {
 	struct quic_frame resp = { .type = QUIC_FRAME_PATH_RESPONSE };
+
+	/* RFC 9000 Section 8.2.2: answered on the path it came on. */
+	if (rp->pref_path) {
+		quic_migrate_pref_respond(sk, f, rp->peer);
+		return 0;
+	}
 
 	memcpy(resp.path_data, f->path_data, sizeof(resp.path_data));
 	return quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &resp, GFP_ATOMIC);
@@ -263,7 +272,7 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 	case QUIC_FRAME_RETIRE_CONNECTION_ID:
 		return quic_cid_recv_retire(sk, f);
 	case QUIC_FRAME_PATH_CHALLENGE:
-		return quic_rcv_path_challenge(sk, f);
+		return quic_rcv_path_challenge(sk, rp, f);
 	case QUIC_FRAME_PATH_RESPONSE:
 		if (quic_path_challenge_match(quic_paths(sk), f->path_data))
 			quic_migrate_path_response(sk);
@@ -543,6 +552,9 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	}
 
 	largest = pkt.number > space->max_pn_seen;
+	rp.peer = &QUIC_SKB_CB(skb)->peer;
+	if (hdr.type == QUIC_PACKET_1RTT)
+		rp.pref_path = quic_migrate_pref_on_path(sk, QUIC_SKB_CB(skb)->alt_local, rp.peer);
 	tag = quic_crypto_tag_len(crypto, hdr.type != QUIC_PACKET_1RTT);
 	if (quic_paths(sk)->serv && !quic_paths(sk)->validated)
 		quic_path_ampl_rcvd(quic_paths(sk), hdr.len);
@@ -557,11 +569,14 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		return 0;
 	quic_rcv_packet_done(sk, &rp);
 	/* RFC 9000 Section 9.3: the client's non-probing packets with the
-	 * largest number so far lead to its new address.
+	 * largest number so far lead to its new address; Section 9.6.2: at a
+	 * server's preferred address, to that path once validated.
 	 */
-	if (largest && rp.non_probing && hdr.type == QUIC_PACKET_1RTT &&
-	    !quic_cmp_sk_addr(sk, quic_path_daddr(quic_paths(sk), 0), &QUIC_SKB_CB(skb)->peer))
-		quic_migrate_peer_moved(sk, &QUIC_SKB_CB(skb)->peer, hdr.len);
+	if (rp.pref_path && quic_paths(sk)->serv)
+		quic_migrate_pref_rcvd(sk, rp.peer, largest && rp.non_probing);
+	else if (largest && rp.non_probing && hdr.type == QUIC_PACKET_1RTT &&
+		 !quic_cmp_sk_addr(sk, quic_path_daddr(quic_paths(sk), 0), rp.peer))
+		quic_migrate_peer_moved(sk, rp.peer, hdr.len);
 	/* RFC 9000 Section 10.1: any packet processed restarts the idle timer. */
 	quic_conn_idle_restart(sk);
 	return hdr.len;
@@ -886,11 +901,14 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	QUIC_SKB_CB(skb)->peer = peer;
 	QUIC_SKB_CB(skb)->ecn = quic_get_msg_ecn(skb);
 	QUIC_SKB_CB(skb)->backlog = 0;
+	QUIC_SKB_CB(skb)->alt_local = 0;
 	__skb_pull(skb, off);
 
 	sk = quic_rcv_lookup(net, skb, &local, &peer);
 	if (!sk)
 		goto drop;
+	/* Which of its local addresses it came to is only known here. */
+	QUIC_SKB_CB(skb)->alt_local = quic_migrate_alt_local(sk, &local);
 
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {

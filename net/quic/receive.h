@@ -24,11 +24,14 @@ struct sock;
  * @peer: the address it came from
  * @ecn: ECN codepoint of its IP header
  * @backlog: it waited in the socket backlog (counted as decrypted from it)
+ * @alt_local: it was sent to the local address of the socket's path 1 (a
+ *	server's preferred address), not to the active one
  */
 struct quic_skb_cb {
 	union quic_addr peer;
 	u8 ecn;
 	u8 backlog;
+	u8 alt_local;
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))

@@ -90,6 +90,8 @@ enum quic_state {
  * @retry_work: client: derives the Initial keys again after a Retry
  * @peer_scid_set: @peer_scid is known
  * @remote_param_set: the peer's transport parameters were taken
+ * @local_param_sent: our transport parameters were encoded for the TLS
+ *	library (a server's preferred address can no longer be offered)
  * @remote_remembered: client: @remote_param holds remembered values, set
  *	before connect(): stream data may be written before the handshake
  *	(it goes in 0-RTT packets if the TLS library offers early data)
@@ -149,6 +151,7 @@ struct quic_sock {
 	struct work_struct		retry_work;
 	u8				peer_scid_set:1;
 	u8				remote_param_set:1;
+	u8				local_param_sent:1;
 	u8				remote_remembered:1;
 	u8				early:2;
 	struct quic_crypto		*initial_alt;

@@ -325,6 +325,91 @@ static u32 quic_xmit_headroom(void)
 	return MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(struct udphdr);
 }
 
+/**
+ * quic_xmit_probe - send a path validation frame on a path of its own
+ * @sk: the socket, owned, with 1-RTT send keys
+ * @f: a PATH_CHALLENGE or PATH_RESPONSE frame
+ * @dcid: the peer's connection ID to send to on that path
+ * @sa: our address on that path
+ * @da: the peer's address on that path
+ *
+ * RFC 9000 Section 8.2: a PATH_CHALLENGE goes on the path it validates, a
+ * PATH_RESPONSE on the path its challenge came on, both in a datagram
+ * expanded to 1200 bytes (the frame, then PADDING). The packet takes the
+ * next Application packet number but is not tracked for loss recovery:
+ * the validation repeats its challenge itself, and a response is never
+ * sent again (Section 13.3). An acknowledgment of it matches no packet
+ * sent and is ignored.
+ *
+ * Return: 0, -EAGAIN without 1-RTT keys, -ENOMEM, or the error of the
+ * packet build, the protection or the route lookup.
+ */
+int quic_xmit_probe(struct sock *sk, const struct quic_frame *f, const struct quic_conn_id *dcid,
+		    const union quic_addr *sa, const union quic_addr *da)
+{
+	struct quic_crypto *crypto = quic_crypto(sk, QUIC_CRYPTO_APP);
+	union quic_addr s = *sa, d = *da;
+	struct quic_crypto_pkt pkt = {};
+	struct quic_packet_hdr hdr;
+	u32 hlen, room, tag;
+	struct sk_buff *skb;
+	struct flowi fl;
+	u8 *buf, *p;
+	s64 pn;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!crypto->tx.ready)
+		return -EAGAIN;
+	quic_xmit_header(sk, QUIC_CRYPTO_APP, &hdr);
+	hdr.dcid = *dcid;
+	err = quic_packet_hdr_len(&hdr);
+	if (err < 0)
+		return err;
+	hlen = err;
+	tag = quic_crypto_tag_len(crypto, false);
+
+	skb = alloc_skb(quic_xmit_headroom() + QUIC_MIN_UDP_PAYLOAD, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, quic_xmit_headroom());
+	buf = skb_put_zero(skb, QUIC_MIN_UDP_PAYLOAD);
+	p = buf + hlen;
+	room = QUIC_MIN_UDP_PAYLOAD - hlen - tag;
+	err = quic_frame_encode(&p, &room, f);	/* the zeros after it are PADDING */
+	if (err)
+		goto err;
+	pn = quic_pnspace_next_pn(quic_pnspace(sk, QUIC_CRYPTO_APP));
+	if (pn < 0) {
+		err = pn;
+		goto err;
+	}
+	hdr.pn = pn;
+	p = buf;
+	room = hlen;
+	err = quic_packet_build(&p, &room, &hdr);
+	if (err)
+		goto err;
+	pkt.len = QUIC_MIN_UDP_PAYLOAD;
+	pkt.pn_offset = hlen - hdr.pn_len;
+	pkt.number = pn;
+	err = quic_crypto_encrypt_buf(crypto, buf, &pkt);
+	if (err)
+		goto err;
+
+	/* The active path's cached route is not this one. */
+	sk_dst_reset(sk);
+	err = quic_flow_route(sk, &d, &s, &fl);
+	if (err < 0)
+		goto err;
+	quic_lower_xmit(sk, skb, &d, &fl, 0);
+	sk_dst_reset(sk);
+	return 0;
+err:
+	kfree_skb(skb);
+	return err;
+}
+
 /* Hand the run to the UDP tunnel: as one GSO skb when it holds several
  * datagrams, as a plain datagram otherwise.
  */

@@ -15,6 +15,8 @@
 #include "timer.h"
 
 struct quic_close_info;
+struct quic_conn_id;
+struct quic_frame;
 struct sk_buff;
 struct sock;
 
@@ -33,6 +35,8 @@ void quic_xmit(struct sock *sk);
 void quic_xmit_timers_update(struct sock *sk);
 void quic_xmit_close(struct sock *sk, const struct quic_close_info *info);
 int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb);
+int quic_xmit_probe(struct sock *sk, const struct quic_frame *f, const struct quic_conn_id *dcid,
+		    const union quic_addr *sa, const union quic_addr *da);
 int quic_xmit_stateless(struct sock *sk, struct sk_buff *skb, const union quic_addr *da,
 			const union quic_addr *sa);
 void quic_xmit_pmtu_start(struct sock *sk);

@@ -911,6 +911,53 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	ctl_round_trip(test, &p, 8);
 }
 
+/* RFC 9000 Section 9.6: the server offers 127.0.0.3 at another port as
+ * its preferred address, with connection ID 1. Once the handshake is
+ * confirmed the client validates it (its PATH_CHALLENGE, answered from
+ * that address) and moves there; the server probes the client from there
+ * and moves its sending too. Both are told, and data flows after.
+ */
+static void ctl_server_preferred_address_moves_both_ends(struct kunit *test)
+{
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION),
+			       .client_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION) };
+	struct quic_connection_id_info info;
+	union quic_addr pref, got;
+	u8 local = 9;
+
+	quic_kunit_addr4(&pref, "127.0.0.3", 63121);
+	p.server_pref = &pref;
+	conn_handshake(test, ctl_v4, 63120, &p);
+
+	ctl_wait_event(test, p.client, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
+	KUNIT_EXPECT_EQ(test, local, 0);
+	KUNIT_ASSERT_GT(test, kernel_getpeername(p.client, &got.sa), 0);
+	KUNIT_EXPECT_EQ(test, got.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
+	KUNIT_EXPECT_EQ(test, got.v4.sin_port, pref.v4.sin_port);
+	info = ctl_cid_get(test, p.client, true);
+	KUNIT_EXPECT_EQ(test, info.active, 1);
+
+	local = 9;
+	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
+	KUNIT_EXPECT_EQ(test, local, 1);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(p.server, &got.sa), 0);
+	KUNIT_EXPECT_EQ(test, got.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
+	KUNIT_EXPECT_EQ(test, got.v4.sin_port, pref.v4.sin_port);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_FALSE(test, quic_paths(p.server->sk)->pref_addr);
+	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->validated);
+	release_sock(p.server->sk);
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_FALSE(test, quic_paths(p.client->sk)->pref_addr);
+	KUNIT_EXPECT_NULL(test, quic_conn_id_find(quic_dest(p.client->sk), 0));
+	release_sock(p.client->sk);
+
+	ctl_round_trip(test, &p, 0);
+	ctl_round_trip(test, &p, 4);
+	/* Offered before the handshake only. */
+	KUNIT_EXPECT_EQ(test, ctl_migrate(p.server, &pref, sizeof(pref.v4)), -EINVAL);
+}
+
 static atomic_t ctl_fixed[2];
 
 static bool ctl_count_fixed_bit(struct sock *sk, struct sk_buff *skb)
@@ -1237,6 +1284,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_client_abandons_on_version_negotiation),
 	KUNIT_CASE(ctl_ecn_validates_over_loopback),
 	KUNIT_CASE(ctl_client_moves_to_a_new_local_address),
+	KUNIT_CASE(ctl_server_preferred_address_moves_both_ends),
 	KUNIT_CASE(ctl_grease_quic_bit_randomizes_the_fixed_bit),
 	KUNIT_CASE(ctl_disable_1rtt_encryption_by_both_sends_plaintext),
 	KUNIT_CASE(ctl_disable_1rtt_encryption_by_one_side_keeps_protection),

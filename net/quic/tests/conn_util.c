@@ -425,6 +425,11 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)),
 			0);
 	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
+	if (p->server_pref)
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->server->sk,
+							     QUIC_SOCKOPT_CONNECTION_MIGRATION,
+							     p->server_pref,
+							     conn_addr_len(c->family)), 0);
 
 	/* The server's flight: its parameters travel in EncryptedExtensions. */
 	KUNIT_ASSERT_EQ(test, conn_params_to(p->client, p->server), 0);

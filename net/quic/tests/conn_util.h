@@ -40,6 +40,8 @@ struct conn_case {
  * @client_token_len: its length.
  * @client_keepalive: the client's keepalive_probe_interval (microseconds,
  *	the 28-byte QUIC_SOCKOPT_CONFIG layout; 0: not set).
+ * @server_pref: a preferred address the server offers once accepted
+ *	(QUIC_SOCKOPT_CONNECTION_MIGRATION before its parameters go out).
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -60,6 +62,7 @@ struct conn_pair {
 	u8 *client_token;
 	u32 client_token_len;
 	u32 client_keepalive;
+	union quic_addr *server_pref;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

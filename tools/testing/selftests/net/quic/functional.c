@@ -49,6 +49,7 @@
 #define TIMEO_S		10
 #define HOSTNAME	"server.test"	/* the SAN of server.pem */
 #define ALPN		"quic-selftest"
+#define PREF_DELTA	1000		/* the preferred address's port, from the server's */
 
 /* How a case's connection is made. */
 struct conn_opts {
@@ -60,6 +61,8 @@ struct conn_opts {
 	uint16_t server_max_streams_uni;	/* 0: the default */
 	uint16_t max_datagram;		/* max_datagram_frame_size, both sides */
 	uint32_t listen_version;	/* the listener's preferred version, 0: v1 */
+	uint32_t client_events;		/* bit per QUIC_EVENT_* on the client, before connect() */
+	uint16_t pref_port_delta;	/* server: offer its address at port + this */
 };
 
 struct conn {
@@ -187,6 +190,14 @@ static void *server_main(void *p)
 		return NULL;
 	}
 	sock_timeouts(a->fd, TIMEO_S);
+	if (o->pref_port_delta) {
+		len = server_addr(o->family, a->port + o->pref_port_delta, &ss);
+		if (setsockopt(a->fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len)) {
+			snprintf(a->why, sizeof(a->why), "preferred address: %s",
+				 errno_name(errno));
+			return NULL;
+		}
+	}
 	if (o->psk)
 		a->ret = quic_server_handshake(a->fd, cert_path("psk-alice.txt"), NULL,
 					       "h3," ALPN);
@@ -211,7 +222,7 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 	struct quic_config cfg;
 	socklen_t len = sizeof(cfg);
 	pthread_t th;
-	int ret = -1;
+	int ret = -1, i;
 	char r;
 
 	c->cli = -1;
@@ -239,6 +250,9 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 	if (setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg)) ||
 	    set_params(c->cli, o, false))
 		goto join;
+	for (i = 1; i <= QUIC_EVENT_MAX; i++)
+		if ((o->client_events & (1u << i)) && event_set(c->cli, i, true))
+			goto join;
 	quic_set_ca_file(cert_path("ca.pem"));
 	if (connect(c->cli, (struct sockaddr *)&ss, alen))
 		goto join;
@@ -1019,6 +1033,56 @@ static void case_migration(struct conn *c)
 	check(round_trip(c, 8, 54), "and keeps flowing");
 }
 
+/* The port of a socket's local (@peer false) or peer address. */
+static int port_of(int fd, bool peer)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if ((peer ? getpeername : getsockname)(fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+						((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* RFC 9000 Section 9.6: the server offered its address at another port as
+ * its preferred address; the client validates it once the handshake is
+ * confirmed and moves there, and so does the server.
+ */
+static void case_preferred_address(struct conn *c)
+{
+	struct quic_connection_id_info info;
+	int orig = next_port - 1;	/* conn_open()'s listener */
+	struct sockaddr_storage ss;
+	uint8_t local = 9;
+	socklen_t len;
+
+	check(wait_event(c->cli, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1) == 1 && local == 0,
+	      "the client moved to the server's preferred address (local_migration 0)");
+	check(port_of(c->cli, true) == orig + PREF_DELTA,
+	      "getpeername() on the client reports the preferred port");
+	check(!cid_get(c->cli, true, &info) && info.active == 1,
+	      "the client sends to connection ID 1, the preferred address's");
+	local = 9;
+	check(wait_event(c->srv, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1) == 1 && local == 1,
+	      "the server moved its sending there (local_migration 1)");
+	check(port_of(c->srv, false) == orig + PREF_DELTA,
+	      "getsockname() on the server reports the preferred port");
+	check(round_trip(c, 0, 70), "data flows on the new path");
+	check(round_trip(c, 4, 72), "and keeps flowing");
+	/* The server's own address at yet another port, valid but too late. */
+	len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	getsockname(c->srv, (struct sockaddr *)&ss, &len);
+	if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(orig + 2 * PREF_DELTA);
+	else
+		((struct sockaddr_in *)&ss)->sin_port = htons(orig + 2 * PREF_DELTA);
+	check_errno(setsockopt(c->srv, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len),
+		    EINVAL, "a preferred address is offered before the handshake only: EINVAL");
+}
+
 #define EV(x)	(1u << (x))
 
 static struct fn_case cases[] = {
@@ -1057,6 +1121,14 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET6 } },
 	{ "connection migration", 10, case_migration,
 	  { .family = AF_INET } },
+	{ "server preferred address, IPv4", 8, case_preferred_address,
+	  { .family = AF_INET, .pref_port_delta = PREF_DELTA,
+	    .listen_events = EV(QUIC_EVENT_CONNECTION_MIGRATION),
+	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
+	{ "server preferred address, IPv6, v2", 8, case_preferred_address,
+	  { .family = AF_INET6, .version = QUIC_VERSION_V2, .pref_port_delta = PREF_DELTA,
+	    .listen_events = EV(QUIC_EVENT_CONNECTION_MIGRATION),
+	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
 	{ "procfs", 9, case_procfs,
 	  { .family = AF_INET } },
 	{ "alpn", 2, case_alpn,
