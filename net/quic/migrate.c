@@ -218,8 +218,8 @@ static void quic_migrate_pref_validated(struct sock *sk)
  *	were encoded
  * @a: the address, with a port
  *
- * Return: 0; -EINVAL once the parameters went out, for a second offer or
- * a port 0; -ENOMEM; an errno of binding the address.
+ * Return: 0; -EINVAL once the parameters went out, for a second offer, a
+ * port 0 or the address in use; -ENOMEM; an errno of binding the address.
  */
 static int quic_migrate_pref_offer(struct sock *sk, const union quic_addr *a)
 {
@@ -228,6 +228,9 @@ static int quic_migrate_pref_offer(struct sock *sk, const union quic_addr *a)
 	int err;
 
 	if (!quic_is_establishing(sk) || quic_sk(sk)->local_param_sent || paths->pref_addr)
+		return -EINVAL;
+	/* The address in use is no other path. */
+	if (quic_cmp_sk_addr(sk, quic_path_saddr(paths, 0), a))
 		return -EINVAL;
 	err = quic_path_offer_pref_addr(sk, paths, a);
 	if (err)

@@ -11,10 +11,12 @@
 
 #include <kunit/test.h>
 #include <linux/in.h>
+#include <linux/quic.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
 #include "../connection.h"
+#include "../param.h"
 #include "../socket.h"
 #include "util.h"
 
@@ -343,6 +345,69 @@ static void connection_accept_sets_up_the_server_side(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kernel_accept(lsock, &newsock, O_NONBLOCK), -EAGAIN);
 }
 
+static void conn_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/* RFC 9000 Sections 9.6 and 18.2: a server offers a preferred address
+ * before its transport parameters go out, with a port, not the address in
+ * use, once; preferred_address then carries it with connection ID 1 and
+ * that ID's reset token. The client (decoding as one) reads it back.
+ */
+static void connection_preferred_address_offered_before_the_parameters(struct kunit *test)
+{
+	const struct conn_kind *k = &conn_kinds[0];
+	struct socket *lsock = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+	struct socket *newsock = NULL;
+	struct quic_conn_id_entry *one;
+	struct quic_request *req;
+	struct quic_params *params;
+	union quic_addr pref;
+	u32 len = 512;
+	u8 *buf;
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	params = kunit_kzalloc(test, sizeof(*params), GFP_KERNEL);
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, req && params && buf);
+	conn_request_fill(req, k, 62043, 50003, 7);
+	KUNIT_ASSERT_EQ(test, conn_bind(lsock, k->ip, 62043), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 8), 0);
+	KUNIT_ASSERT_EQ(test, conn_request_add(lsock->sk, req), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, &newsock, O_NONBLOCK), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_release, newsock), 0);
+
+	conn_addr(&pref, AF_INET, "127.0.0.4", 0);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(newsock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+						     &pref, sizeof(pref.v4)), -EINVAL);
+	conn_addr(&pref, AF_INET, k->ip, 62043);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(newsock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+						     &pref, sizeof(pref.v4)), -EINVAL);
+	conn_addr(&pref, AF_INET, "127.0.0.4", 62044);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(newsock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+						     &pref, sizeof(pref.v4)), 0);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(newsock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+						     &pref, sizeof(pref.v4)), -EINVAL);
+
+	lock_sock(newsock->sk);
+	one = quic_conn_id_find(quic_source(newsock->sk), 1);
+	KUNIT_EXPECT_NOT_NULL(test, one);
+	KUNIT_EXPECT_EQ(test, quic_conn_get_param_ext(newsock->sk, buf, &len), 0);
+	quic_param_init(params);
+	KUNIT_EXPECT_EQ(test, quic_param_decode(newsock->sk, false, buf, len, params), 0);
+	release_sock(newsock->sk);
+	KUNIT_EXPECT_TRUE(test, params->present & QUIC_PARAM_HAS_PREF_ADDR);
+	KUNIT_EXPECT_EQ(test, params->pref.addr.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
+	KUNIT_EXPECT_EQ(test, params->pref.addr.v4.sin_port, pref.v4.sin_port);
+	if (one)
+		KUNIT_EXPECT_TRUE(test, quic_conn_id_equal(&params->pref.cid, &one->id));
+	/* The parameters went out: too late now. */
+	conn_addr(&pref, AF_INET, "127.0.0.4", 62045);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(newsock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION,
+						     &pref, sizeof(pref.v4)), -EINVAL);
+}
+
 static void connection_accept_inherits_listener_settings(struct kunit *test)
 {
 	struct socket *lsock = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
@@ -611,6 +676,7 @@ static struct kunit_case connection_cases[] = {
 	KUNIT_CASE(connection_accept_refuses_without_listen_or_client),
 	KUNIT_CASE_PARAM(connection_accept_sets_up_the_server_side, conn_kind_gen_params),
 	KUNIT_CASE(connection_accept_inherits_listener_settings),
+	KUNIT_CASE(connection_preferred_address_offered_before_the_parameters),
 	KUNIT_CASE(connection_accept_queue_is_bounded_and_deduplicated),
 	KUNIT_CASE(connection_lookups_find_listener_and_connection),
 	KUNIT_CASE(connection_close_removes_socket_from_lookups),
