@@ -932,8 +932,8 @@ static void ctl_server_preferred_address_moves_both_ends(struct kunit *test)
 	ctl_wait_event(test, p.client, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
 	KUNIT_EXPECT_EQ(test, local, 0);
 	KUNIT_ASSERT_GT(test, kernel_getpeername(p.client, &got.sa), 0);
-	KUNIT_EXPECT_EQ(test, got.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
-	KUNIT_EXPECT_EQ(test, got.v4.sin_port, pref.v4.sin_port);
+	KUNIT_EXPECT_EQ(test, ntohl(got.v4.sin_addr.s_addr), ntohl(pref.v4.sin_addr.s_addr));
+	KUNIT_EXPECT_EQ(test, ntohs(got.v4.sin_port), ntohs(pref.v4.sin_port));
 	info = ctl_cid_get(test, p.client, true);
 	KUNIT_EXPECT_EQ(test, info.active, 1);
 
@@ -941,8 +941,8 @@ static void ctl_server_preferred_address_moves_both_ends(struct kunit *test)
 	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
 	KUNIT_EXPECT_EQ(test, local, 1);
 	KUNIT_ASSERT_GT(test, kernel_getsockname(p.server, &got.sa), 0);
-	KUNIT_EXPECT_EQ(test, got.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
-	KUNIT_EXPECT_EQ(test, got.v4.sin_port, pref.v4.sin_port);
+	KUNIT_EXPECT_EQ(test, ntohl(got.v4.sin_addr.s_addr), ntohl(pref.v4.sin_addr.s_addr));
+	KUNIT_EXPECT_EQ(test, ntohs(got.v4.sin_port), ntohs(pref.v4.sin_port));
 	lock_sock(p.server->sk);
 	KUNIT_EXPECT_FALSE(test, quic_paths(p.server->sk)->pref_addr);
 	KUNIT_EXPECT_TRUE(test, quic_paths(p.server->sk)->validated);

@@ -398,8 +398,9 @@ static void connection_preferred_address_offered_before_the_parameters(struct ku
 	KUNIT_EXPECT_EQ(test, quic_param_decode(newsock->sk, false, buf, len, params), 0);
 	release_sock(newsock->sk);
 	KUNIT_EXPECT_TRUE(test, params->present & QUIC_PARAM_HAS_PREF_ADDR);
-	KUNIT_EXPECT_EQ(test, params->pref.addr.v4.sin_addr.s_addr, pref.v4.sin_addr.s_addr);
-	KUNIT_EXPECT_EQ(test, params->pref.addr.v4.sin_port, pref.v4.sin_port);
+	KUNIT_EXPECT_EQ(test, ntohl(params->pref.addr.v4.sin_addr.s_addr),
+			ntohl(pref.v4.sin_addr.s_addr));
+	KUNIT_EXPECT_EQ(test, ntohs(params->pref.addr.v4.sin_port), ntohs(pref.v4.sin_port));
 	if (one)
 		KUNIT_EXPECT_TRUE(test, quic_conn_id_equal(&params->pref.cid, &one->id));
 	/* The parameters went out: too late now. */
