@@ -127,24 +127,19 @@ bool quic_alpn_listen_shares(struct sock *sk, struct sock *other)
 /* HKDF-Expand-Label (RFC 8446 Section 7.1) with an empty context, for an
  * output of one SHA-256 block at most: T(1) = HMAC(secret, info | 0x01).
  */
-static void quic_alpn_expand_label(const u8 *secret, const char *label, u8 *out, u32 outlen)
+static int quic_alpn_expand_label(const u8 *secret, const char *label, u8 *out, u32 outlen)
 {
-	u8 info[2 + 1 + 6 + 32 + 1 + 1], t[SHA256_DIGEST_SIZE];
-	u32 llen = strlen(label);
-	u8 *p = info;
+	u8 info[QUIC_HKDF_LABEL_MAX + 1], t[SHA256_DIGEST_SIZE];
+	int len;
 
-	put_unaligned_be16(outlen, p);
-	p += 2;
-	*p++ = 6 + llen;
-	memcpy(p, "tls13 ", 6);
-	p += 6;
-	memcpy(p, label, llen);
-	p += llen;
-	*p++ = 0;
-	*p++ = 1;
-	quic_hmac_sha256(secret, SHA256_DIGEST_SIZE, info, p - info, t);
+	len = quic_crypto_hkdf_label(info, label, outlen);
+	if (len < 0)
+		return len;
+	info[len] = 1;
+	quic_hmac_sha256(secret, SHA256_DIGEST_SIZE, info, len + 1, t);
 	memcpy(out, t, outlen);
 	memzero_explicit(t, sizeof(t));
+	return 0;
 }
 
 /**
@@ -166,18 +161,22 @@ VISIBLE_IF_QUIC_KUNIT int quic_alpn_initial_keys(u32 version, const u8 *dcid, u3
 {
 	const struct quic_version_info *v = quic_version_find(version);
 	u8 initial[SHA256_DIGEST_SIZE], client[SHA256_DIGEST_SIZE];
+	int err;
 
 	if (!v || dcid_len > QUIC_CONN_ID_MAX_LEN)
 		return -EINVAL;
 	quic_hmac_sha256(v->salt, sizeof(v->salt), dcid, dcid_len, initial);
-	quic_alpn_expand_label(initial, "client in", client, sizeof(client));
+	err = quic_alpn_expand_label(initial, "client in", client, sizeof(client));
 	keys->keylen = AES_KEYSIZE_128;
-	quic_alpn_expand_label(client, v->key, keys->key, AES_KEYSIZE_128);
-	quic_alpn_expand_label(client, v->iv, keys->iv, QUIC_IV_LEN);
-	quic_alpn_expand_label(client, v->hp, keys->hp, AES_KEYSIZE_128);
+	if (!err)
+		err = quic_alpn_expand_label(client, v->key, keys->key, AES_KEYSIZE_128);
+	if (!err)
+		err = quic_alpn_expand_label(client, v->iv, keys->iv, QUIC_IV_LEN);
+	if (!err)
+		err = quic_alpn_expand_label(client, v->hp, keys->hp, AES_KEYSIZE_128);
 	memzero_explicit(initial, sizeof(initial));
 	memzero_explicit(client, sizeof(client));
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_initial_keys);
 

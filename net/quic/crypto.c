@@ -29,8 +29,6 @@
 
 #define QUIC_AEAD_IV_MAX	16	/* ccm(aes) takes a 16-byte IV */
 #define QUIC_CCM_IV_L		2	/* ccm(aes) IV[0]: L - 1 with L = 15 - 12 */
-#define QUIC_LABEL_MAX		32
-#define QUIC_HKDF_LABEL_MAX	(2 + 1 + 6 + QUIC_LABEL_MAX + 1)
 
 /**
  * struct quic_cipher - a TLS 1.3 cipher suite as QUIC uses it
@@ -210,10 +208,8 @@ static int quic_crypto_hkdf_expand(struct crypto_shash *hash, const u8 *prk, u32
  * @out: output
  * @outlen: output length, at most 255 times the hash length
  *
- * RFC 8446 Section 7.1: HKDF-Expand(Secret, HkdfLabel, Length) where
- * HkdfLabel is the length as uint16, then "tls13 " + Label and the Context
- * as opaque vectors with one length byte each. QUIC always uses an empty
- * Context (RFC 9001 Section 5.1).
+ * RFC 8446 Section 7.1: HKDF-Expand(Secret, HkdfLabel, Length), the
+ * HkdfLabel from quic_crypto_hkdf_label().
  *
  * Context: any context where @hash is not used concurrently.
  * Return: 0, -EINVAL for a bad label or length, or an errno from the crypto API.
@@ -222,6 +218,29 @@ int quic_crypto_hkdf_expand_label(struct crypto_shash *hash, const u8 *secret, u
 				  const char *label, u8 *out, u32 outlen)
 {
 	u8 info[QUIC_HKDF_LABEL_MAX];
+	int len;
+
+	len = quic_crypto_hkdf_label(info, label, outlen);
+	if (len < 0)
+		return len;
+	return quic_crypto_hkdf_expand(hash, secret, secretlen, info, len, out, outlen);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_hkdf_expand_label);
+
+/**
+ * quic_crypto_hkdf_label - the HkdfLabel of HKDF-Expand-Label
+ * @info: output, %QUIC_HKDF_LABEL_MAX bytes
+ * @label: label without the "tls13 " prefix, at most %QUIC_LABEL_MAX characters
+ * @outlen: the length to expand to
+ *
+ * RFC 8446 Section 7.1: the length as uint16, then "tls13 " + Label and the
+ * Context as opaque vectors with one length byte each; the Context is
+ * empty in QUIC (RFC 9001 Section 5.1).
+ *
+ * Return: the HkdfLabel's length, or -EINVAL for a longer label or length.
+ */
+int quic_crypto_hkdf_label(u8 *info, const char *label, u32 outlen)
+{
 	u32 llen = strlen(label);
 	u8 *p = info;
 
@@ -235,9 +254,8 @@ int quic_crypto_hkdf_expand_label(struct crypto_shash *hash, const u8 *secret, u
 	memcpy(p, label, llen);
 	p += llen;
 	*p++ = 0;
-	return quic_crypto_hkdf_expand(hash, secret, secretlen, info, p - info, out, outlen);
+	return p - info;
 }
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_hkdf_expand_label);
 
 /**
  * quic_crypto_initial_secret - Initial secret from the client's first DCID

@@ -170,6 +170,9 @@ struct quic_version_info {
 const struct quic_version_info *quic_version_find(u32 version);
 
 /* HKDF (RFC 5869) and HKDF-Expand-Label (RFC 8446 Section 7.1) */
+#define QUIC_LABEL_MAX		32	/* a label, without "tls13 " */
+#define QUIC_HKDF_LABEL_MAX	(2 + 1 + 6 + QUIC_LABEL_MAX + 1)
+int quic_crypto_hkdf_label(u8 *info, const char *label, u32 outlen);
 int quic_crypto_hkdf_extract(struct crypto_shash *hash, const u8 *salt, u32 saltlen,
 			     const u8 *ikm, u32 ikmlen, u8 *prk);
 int quic_crypto_hkdf_expand_label(struct crypto_shash *hash, const u8 *secret, u32 secretlen,
