@@ -43,7 +43,6 @@
 #include <net/sock.h>
 
 #include "connection.h"
-#include "connid_ctl.h"
 #include "event.h"
 #include "family.h"
 #include "migrate.h"
