@@ -186,56 +186,6 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_initial_keys);
  */
 #define QUIC_ALPN_CRYPTO_PASSES	16
 
-/* Step over one frame an Initial may carry (RFC 9000 Section 17.2.2):
- * PADDING, PING, ACK, CRYPTO or CONNECTION_CLOSE. A CRYPTO frame's
- * offset, length and data are returned.
- */
-static int quic_alpn_next_frame(const u8 **pp, u32 *plen, u64 *off, u64 *flen,
-				const u8 **data)
-{
-	u64 type, v, count, i;
-
-	*data = NULL;
-	if (quic_get_var(pp, plen, &type))
-		return -EINVAL;
-	switch (type) {
-	case QUIC_FRAME_PADDING:
-	case QUIC_FRAME_PING:
-		return 0;
-	case QUIC_FRAME_CRYPTO:
-		if (quic_get_var(pp, plen, off) || quic_get_var(pp, plen, flen) ||
-		    *flen > *plen)
-			return -EINVAL;
-		*data = *pp;
-		*pp += *flen;
-		*plen -= *flen;
-		return 0;
-	case QUIC_FRAME_ACK:
-	case QUIC_FRAME_ACK_ECN:
-		/* Largest, Delay, Range Count, First Range, then the ranges. */
-		if (quic_get_var(pp, plen, &v) || quic_get_var(pp, plen, &v) ||
-		    quic_get_var(pp, plen, &count) || quic_get_var(pp, plen, &v) ||
-		    count > *plen)
-			return -EINVAL;
-		/* A Gap and a Range Length per range; ECT0, ECT1 and CE counts. */
-		count *= 2;
-		if (type == QUIC_FRAME_ACK_ECN)
-			count += 3;
-		for (i = 0; i < count; i++)
-			if (quic_get_var(pp, plen, &v))
-				return -EINVAL;
-		return 0;
-	case QUIC_FRAME_CONNECTION_CLOSE:
-		if (quic_get_var(pp, plen, &v) || quic_get_var(pp, plen, &v) ||
-		    quic_get_var(pp, plen, &v) || v > *plen)
-			return -EINVAL;
-		*pp += v;
-		*plen -= v;
-		return 0;
-	}
-	return -EINVAL;
-}
-
 /**
  * quic_alpn_crypto_prefix - the CRYPTO stream of one packet from offset 0
  * @frames: the packet's plaintext frames
@@ -245,6 +195,8 @@ static int quic_alpn_next_frame(const u8 **pp, u32 *plen, u64 *off, u64 *flen,
  * @have: output: how many bytes from offset 0 are contiguous in @out
  *
  * Frames may come in any order and overlap; bytes past a gap are left out.
+ * They are decoded and checked by quic_frame_decode(), as the server's
+ * receive path does for an Initial (RFC 9000 Sections 12.4 and 19).
  *
  * Return: 0, or -EINVAL when a frame is malformed or not one an Initial
  * carries.
@@ -252,25 +204,27 @@ static int quic_alpn_next_frame(const u8 **pp, u32 *plen, u64 *off, u64 *flen,
 VISIBLE_IF_QUIC_KUNIT int quic_alpn_crypto_prefix(const u8 *frames, u32 len, u8 *out, u32 cap,
 						  u32 *have)
 {
+	/* A client's Initial, as the server's receive path decodes it. */
+	const struct quic_frame_ctx ctx = { .level = QUIC_CRYPTO_INITIAL, .is_serv = 1 };
+	struct quic_frame f;
 	bool grew = true;
-	const u8 *p, *data;
-	u64 off, flen, end;
-	int pass, err;
+	const u8 *p;
+	int pass;
+	u64 end;
 	u32 left;
 
 	*have = 0;
 	for (pass = 0; grew && pass < QUIC_ALPN_CRYPTO_PASSES; pass++) {
 		grew = false;
 		for (p = frames, left = len; left;) {
-			err = quic_alpn_next_frame(&p, &left, &off, &flen, &data);
-			if (err)
-				return err;
-			if (!data || off > *have)
+			if (quic_frame_decode(&p, &left, &ctx, &f))
+				return -EINVAL;
+			if (f.type != QUIC_FRAME_CRYPTO || f.data.offset > *have)
 				continue;
-			end = min_t(u64, off + flen, cap);
+			end = min_t(u64, f.data.offset + f.data.len, cap);
 			if (end <= *have)
 				continue;
-			memcpy(out + *have, data + (*have - off), end - *have);
+			memcpy(out + *have, f.data.data + (*have - f.data.offset), end - *have);
 			*have = end;
 			grew = true;
 		}
