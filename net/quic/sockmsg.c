@@ -198,9 +198,14 @@ static void quic_msg_streams_blocked(struct sock *sk, bool uni)
 /* Get stream @id to send on, opening it (and every lower one of its type)
  * when it is not open yet; waits for MAX_STREAMS unless @nowait or the
  * timeout is zero.
+ *
+ * While the peer's limit holds, STREAMS_BLOCKED tells it that we want
+ * more streams (RFC 9000 Section 4.6). A caller about to wait wants them;
+ * one that does not wait may only be trying, and the frame goes out for
+ * it only when it asked with @sndblock (MSG_STREAM_SNDBLOCK).
  */
 static struct quic_stream *quic_msg_stream_get(struct sock *sk, s64 id, bool nowait,
-					       long *timeo)
+					       bool sndblock, long *timeo)
 {
 	struct quic_stream_table *t = quic_streams(sk);
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -211,7 +216,8 @@ static struct quic_stream *quic_msg_stream_get(struct sock *sk, s64 id, bool now
 		s = quic_stream_send_get(t, id, GFP_KERNEL);
 		if (!IS_ERR(s) || PTR_ERR(s) != -EAGAIN)
 			break;
-		quic_msg_streams_blocked(sk, quic_stream_id_uni(id));
+		if (sndblock || (*timeo && !nowait))
+			quic_msg_streams_blocked(sk, quic_stream_id_uni(id));
 		if (!*timeo || nowait)
 			break;
 		if (signal_pending(current)) {
@@ -249,7 +255,8 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
 			id = quic_stream_next_local_id(t, false);
 	}
 
-	s = quic_msg_stream_get(sk, id, flags & MSG_STREAM_DONTWAIT, timeo);
+	s = quic_msg_stream_get(sk, id, flags & MSG_STREAM_DONTWAIT,
+				flags & MSG_STREAM_SNDBLOCK, timeo);
 	if (!IS_ERR(s))
 		qs->send_stream_id = s->id;
 	else if (PTR_ERR(s) == -ENOENT)
@@ -264,15 +271,17 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
  * @optval: a struct quic_stream_info: in, @stream_id (-1: the next stream
  *	of ours of the type @stream_flags asks for) and @stream_flags
  *	(MSG_STREAM_UNI: unidirectional; MSG_STREAM_DONTWAIT: do not wait
- *	for the peer's stream limit); out, the stream's ID
+ *	for the peer's stream limit; MSG_STREAM_SNDBLOCK: send
+ *	STREAMS_BLOCKED even when not waiting); out, the stream's ID
  * @optlen: where the length written goes
  *
  * An explicit @stream_id must be one of ours that we may send on, of the
  * type MSG_STREAM_UNI says; like a first write to it, opening it opens
  * every lower-numbered stream of its type (RFC 9000 Section 3.2). When the
- * peer's limit does not allow the stream yet, STREAMS_BLOCKED is sent and
- * the call waits for MAX_STREAMS (SO_SNDTIMEO, signals) unless
- * MSG_STREAM_DONTWAIT is set or the socket is non-blocking.
+ * peer's limit does not allow the stream yet, the call sends
+ * STREAMS_BLOCKED and waits for MAX_STREAMS (SO_SNDTIMEO, signals), unless
+ * MSG_STREAM_DONTWAIT is set or the socket is non-blocking: it then fails
+ * with -EAGAIN, and sends STREAMS_BLOCKED only with MSG_STREAM_SNDBLOCK.
  *
  * Return: 0, -EINVAL for a bad length, unknown flags or a stream ID that
  * is not one of ours of that type, -EEXIST for a stream opened before,
@@ -292,7 +301,7 @@ int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t o
 		return -EINVAL;
 	if (copy_from_sockptr(&si, optval, sizeof(si)))
 		return -EFAULT;
-	if (si.stream_flags & ~(MSG_STREAM_UNI | MSG_STREAM_DONTWAIT))
+	if (si.stream_flags & ~(MSG_STREAM_UNI | MSG_STREAM_DONTWAIT | MSG_STREAM_SNDBLOCK))
 		return -EINVAL;
 	if (!quic_msg_stream_ready(sk))
 		return -ENOTCONN;
@@ -312,7 +321,8 @@ int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t o
 		   (sk->sk_socket && sk->sk_socket->file &&
 		    (sk->sk_socket->file->f_flags & O_NONBLOCK));
 	timeo = sock_sndtimeo(sk, nonblock);
-	s = quic_msg_stream_get(sk, si.stream_id, false, &timeo);
+	s = quic_msg_stream_get(sk, si.stream_id, false,
+				si.stream_flags & MSG_STREAM_SNDBLOCK, &timeo);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	si.stream_flags = 0;

@@ -705,7 +705,9 @@ static int conn_stream_open(struct socket *sock, s64 id, u32 flags, s64 *opened)
  * type, the client opens eight bidirectional and four unidirectional
  * ones, one after another. A stream both of whose parts ended is
  * released; the server then raises the limit with MAX_STREAMS, and a
- * client blocked by the limit sends STREAMS_BLOCKED and waits for it.
+ * client blocked by the limit sends STREAMS_BLOCKED and waits for it. A
+ * client that does not wait sends STREAMS_BLOCKED only when it sets
+ * MSG_STREAM_SNDBLOCK.
  * QUIC_SOCKOPT_STREAM_OPEN opens the next stream of a type.
  */
 static void conn_released_streams_raise_the_peer_limit(struct kunit *test)
@@ -753,9 +755,16 @@ static void conn_released_streams_raise_the_peer_limit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 36, MSG_STREAM_NEW, data, 10), 10);
 	conn_expect_partial(test, p.server, 32, 10);
 	conn_expect_partial(test, p.server, 36, 10);
+	/* Only trying: no STREAMS_BLOCKED unless MSG_STREAM_SNDBLOCK asks. */
 	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, -1, MSG_STREAM_DONTWAIT, &id), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, -1, MSG_STREAM_NEW | MSG_STREAM_DONTWAIT,
 					       data, 10), -EAGAIN);
+	KUNIT_EXPECT_NE(test, ct->blocked_at[QUIC_STREAM_BIDI], 11);
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, -1,
+					       MSG_STREAM_DONTWAIT | MSG_STREAM_SNDBLOCK, &id),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, -1, MSG_STREAM_NEW | MSG_STREAM_DONTWAIT |
+					       MSG_STREAM_SNDBLOCK, data, 10), -EAGAIN);
 	/* STREAMS_BLOCKED went out once, for the limit of 10. */
 	KUNIT_EXPECT_EQ(test, ct->blocked_at[QUIC_STREAM_BIDI], 11);
 	/* A stream opened before is not opened again. */

@@ -615,6 +615,9 @@ static void case_stream_limits(struct conn *c)
 		    "a third is EAGAIN with MSG_STREAM_DONTWAIT while the limit holds");
 	check_errno(send_stream(c->cli, -1, MSG_STREAM_NEW | MSG_STREAM_UNI | MSG_STREAM_DONTWAIT,
 				"c", 1), EAGAIN, "and so is a write that would open it");
+	check_errno(stream_open(c->cli, -1, MSG_STREAM_UNI | MSG_STREAM_DONTWAIT |
+				MSG_STREAM_SNDBLOCK, NULL), EAGAIN,
+		    "MSG_STREAM_SNDBLOCK (STREAMS_BLOCKED sent even so) is taken, still EAGAIN");
 	check(read_stream(c->srv, 2, 10, 20, true) && read_stream(c->srv, 6, 10, 21, true),
 	      "the server reads both streams to their end");
 	check(wait_event(c->cli, QUIC_EVENT_STREAM_MAX_STREAM, &max_id, sizeof(max_id)) == 8,
@@ -1094,7 +1097,7 @@ static struct fn_case cases[] = {
 	  { .family = AF_INET, .version = QUIC_VERSION_V2 } },
 	{ "stream states", 11, case_stream_states,
 	  { .family = AF_INET6 } },
-	{ "stream limits", 10, case_stream_limits,
+	{ "stream limits", 11, case_stream_limits,
 	  { .family = AF_INET, .server_max_streams_uni = 2 } },
 	{ "stream max data", 6, case_stream_max_data,
 	  { .family = AF_INET6 } },
