@@ -41,6 +41,9 @@ struct server_opts {
 	bool hq, h3;		/* in --alpn */
 	bool retry;
 	uint32_t version;	/* preferred version, 0: v1 */
+	const char *preferred;	/* --preferred-addr, or NULL */
+	struct sockaddr_storage pref;
+	socklen_t preflen;
 };
 
 struct children {
@@ -75,6 +78,10 @@ static void usage(FILE *f)
 "  --version 1|2       the QUIC version preferred: a client of the other one\n"
 "                      that offers it is moved to it (compatible version\n"
 "                      negotiation, RFC 9368); default 1\n"
+"  --preferred-addr ADDR:PORT\n"
+"                      offer clients this address, of our host and of the\n"
+"                      --listen family, to move to once the handshake is\n"
+"                      done (preferred_address, RFC 9000 Section 9.6)\n"
 "  --ca FILE           CA certificates (PEM) for verifying peers; accepted\n"
 "                      for symmetry with quic-client, no effect today:\n"
 "                      libquic requests no client certificate\n"
@@ -111,7 +118,7 @@ static int parse_alpn(struct server_opts *o)
 static int parse_args(int argc, char **argv, struct server_opts *o)
 {
 	enum { O_LISTEN = 256, O_CERT, O_KEY, O_ROOT, O_ALPN, O_PSK, O_KEYLOG, O_CA,
-	       O_RETRY, O_VERSION, O_QUIET, O_VERBOSE, O_HELP };
+	       O_RETRY, O_VERSION, O_PREFERRED, O_QUIET, O_VERBOSE, O_HELP };
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "cert", required_argument, NULL, O_CERT },
@@ -123,6 +130,7 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 		{ "ca", required_argument, NULL, O_CA },
 		{ "retry", no_argument, NULL, O_RETRY },
 		{ "version", required_argument, NULL, O_VERSION },
+		{ "preferred-addr", required_argument, NULL, O_PREFERRED },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
@@ -166,6 +174,9 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
 			o->version = qt_parse_version(optarg);
 			if (!o->version)
 				return qt_bad_usage("--version: 1 or 2, not '%s'", optarg);
+			break;
+		case O_PREFERRED:
+			o->preferred = optarg;
 			break;
 		case O_QUIET:
 			qt_log_level = QT_LOG_ERR;
@@ -291,6 +302,10 @@ static int serve(const struct server_opts *o, int fd, int rootfd)
 	int ret;
 
 	qt_signals_watch_fd(fd);
+	/* The offer travels in our transport parameters: set it before them. */
+	if (o->preferred &&
+	    setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &o->pref, o->preflen))
+		qt_err("--preferred-addr %s: %s", o->preferred, strerror(errno));
 	if (o->psk)
 		ret = quic_server_handshake(fd, o->psk, NULL, o->alpn);
 	else
@@ -445,6 +460,14 @@ int main(int argc, char **argv)
 	if (!sslen)
 		return qt_bad_usage("--listen: not ADDR:PORT with a numeric address: '%s'",
 				 o.listen);
+	if (o.preferred) {
+		o.preflen = listen_addr(o.preferred, &o.pref);
+		if (!o.preflen || o.pref.ss_family != ss.ss_family ||
+		    /* sin_port and sin6_port share one offset */
+		    !((struct sockaddr_in *)&o.pref)->sin_port)
+			return qt_bad_usage("--preferred-addr: not a numeric ADDR:PORT of the --listen family: '%s'",
+					    o.preferred);
+	}
 	rootfd = open(o.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return qt_bad_usage("--root: not a readable directory: '%s'", o.root);

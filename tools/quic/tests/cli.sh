@@ -59,8 +59,8 @@ expect() {
 echo "KTAP version 1"
 
 # --help: exit 0, every option documented.
-for opt in --listen --root --cert --key --psk --alpn --keylog --retry --ca --quiet --verbose \
-	   --help; do
+for opt in --listen --root --cert --key --psk --alpn --keylog --retry --preferred-addr --ca \
+	   --quiet --verbose --help; do
 	LD_PRELOAD=$preload "$server" --help > "$work/help" 2>&1
 	st=$?
 	grep -q -e "$opt " "$work/help"
@@ -107,6 +107,12 @@ expect 2 "quic-server: --listen with a bare IPv6 address" "$server" --listen ::1
 expect 2 "quic-server: --root not a directory" "$server" --listen 127.0.0.1:4433 \
 	--root "$work/psk.txt" $x509
 expect 2 "quic-server: stray argument" "$server" $s $x509 extra
+expect 2 "quic-server: --preferred-addr of the other family" "$server" $s $x509 \
+	--preferred-addr "[::1]:4434"
+expect 2 "quic-server: --preferred-addr without a port" "$server" $s $x509 \
+	--preferred-addr 127.0.0.2
+expect 2 "quic-server: --preferred-addr with port 0" "$server" $s $x509 \
+	--preferred-addr 127.0.0.2:0
 
 u=https://127.0.0.1:4433/file.bin
 expect 2 "quic-client: no arguments" "$client"
