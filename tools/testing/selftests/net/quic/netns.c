@@ -197,6 +197,19 @@ static int setup_side(struct netns_pair *p, int i)
 	return err;
 }
 
+int netns_addr_add(const struct netns_pair *p, int side, int family, const void *addr,
+		   unsigned char prefixlen)
+{
+	size_t len = family == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
+	int err;
+
+	err = netns_enter(p, side);
+	if (!err)
+		err = addr_add(p->ifname[side], family, addr, len, prefixlen);
+	netns_enter(p, -1);
+	return err;
+}
+
 int netns_enter(const struct netns_pair *p, int side)
 {
 	int fd = side < 0 ? p->home : p->ns[side];

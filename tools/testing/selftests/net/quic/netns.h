@@ -29,6 +29,9 @@ struct netns_pair {
 int netns_pair_create(struct netns_pair *p);
 /* Move the calling thread to side 0 or 1, or back home with -1. */
 int netns_enter(const struct netns_pair *p, int side);
+/* Add one more address to side @side's device (from the caller's namespace). */
+int netns_addr_add(const struct netns_pair *p, int side, int family, const void *addr,
+		   unsigned char prefixlen);
 /* Go home and drop the namespaces (they vanish with their last user). */
 void netns_pair_destroy(struct netns_pair *p);
 
