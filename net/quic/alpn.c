@@ -15,11 +15,14 @@
  * frames from offset 0 (RFC 9000 Section 19.6), read the ALPN extension
  * (RFC 7301 Section 3.1) of the ClientHello there (RFC 8446 Section
  * 4.1.2) and hand the client to the listener that serves the protocol the
- * client prefers most. A later datagram of the same client (the rest of a
- * ClientHello spanning two datagrams, 0-RTT packets) carries no
- * ClientHello start: it follows the client to the listener that already
- * queued it. Without a verdict the first listener found takes the client,
- * and its TLS handshake answers with the alert of RFC 7301 Section 3.2.
+ * client prefers most. A ClientHello may not fit in one datagram (large
+ * key shares, long protocol lists): a first datagram whose ClientHello
+ * ends before the ALPN extension is held, for a second or so, until the
+ * client's next datagram brings the rest; both are then read together and
+ * handed on in order. Any later datagram of a client (0-RTT packets)
+ * follows it to the listener that already queued it. Without a verdict
+ * the first listener found takes the client, and its TLS handshake
+ * answers with the alert of RFC 7301 Section 3.2.
  *
  * This runs in softirq before any socket lock is taken, for every first
  * datagram to a shared port (listeners alone on their address are not
@@ -366,34 +369,21 @@ struct quic_alpn_open {
 	u8 buf[];
 };
 
-/**
- * quic_alpn_peek - the protocols a client's first Initial offers
- * @data: a datagram, from its first QUIC packet
- * @len: its length
- * @peek: output; quic_alpn_peek_free() it after use, whatever the result
- *
- * Opens a copy of the datagram's first packet, an Initial of v1 or v2,
- * with the client's Initial keys, and reads the ALPN extension of the
- * ClientHello its CRYPTO frames start.
- *
- * Context: any; allocates with GFP_ATOMIC.
- * Return: 0 with @peek->list set; -EAGAIN when the packet does not hold
- * the ClientHello up to its ALPN extension; -ENOENT when the ClientHello
- * has none; -EBADMSG when the packet fails authentication; -EINVAL for
- * another packet or malformed content; -ENOMEM.
+/* Open the first packet of a datagram, an Initial of v1 or v2, with the
+ * client's Initial keys, in @o->buf at @o_off; its plaintext frames are
+ * then at @o->buf + *@frames for *@len bytes.
  */
-int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
+static int quic_alpn_open_initial(struct quic_alpn_open *o, u32 o_off, const u8 *data,
+				  u32 dlen, u32 *frames, u32 *len)
 {
-	u32 pn_len, ad_len, ct_len, have, i;
+	u32 pn_len, ad_len, ct_len, i, left = dlen;
 	struct quic_packet_hdr hdr;
-	struct quic_alpn_open *o;
+	u8 *pkt = o->buf + o_off;
 	const u8 *p = data;
-	u8 *pkt, *stream;
 	u64 pn = 0;
 	int err;
 
-	memset(peek, 0, sizeof(*peek));
-	if (quic_packet_parse(&p, &len, 0, false, &hdr) || hdr.type != QUIC_PACKET_INITIAL)
+	if (quic_packet_parse(&p, &left, 0, false, &hdr) || hdr.type != QUIC_PACKET_INITIAL)
 		return -EINVAL;
 	/* RFC 9001 Section 5.4.2: the sample starts 4 bytes after the Packet
 	 * Number field; the shortest Packet Number leaves room for the tag.
@@ -401,22 +391,15 @@ int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
 	if (hdr.len < hdr.pn_offset + 4 + AES_BLOCK_SIZE ||
 	    hdr.length < QUIC_PN_MAX_LEN + QUIC_TAG_LEN)
 		return -EINVAL;
-
-	o = kmalloc(struct_size(o, buf, 2 * hdr.len), GFP_ATOMIC);
-	if (!o)
-		return -ENOMEM;
-	peek->buf = (u8 *)o;
-	pkt = o->buf;
-	stream = o->buf + hdr.len;
 	memcpy(pkt, data, hdr.len);
 
 	err = quic_alpn_initial_keys(hdr.version, hdr.dcid.data, hdr.dcid.len, &o->keys);
 	if (err)
-		goto out;
+		return err;
 	/* Header protection (RFC 9001 Section 5.4.3, AES-based). */
 	err = aes_expandkey(&o->hp, o->keys.hp, AES_KEYSIZE_128);
 	if (err)
-		goto out;
+		return err;
 	aes_encrypt(&o->hp, o->mask, pkt + hdr.pn_offset + 4);
 	pkt[0] ^= o->mask[0] & 0x0f;
 	pn_len = (pkt[0] & QUIC_HDR_PN_LEN_MASK) + 1;
@@ -434,18 +417,91 @@ int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
 	ct_len = hdr.len - ad_len - QUIC_TAG_LEN;
 	err = aesgcm_expandkey(&o->gcm, o->keys.key, AES_KEYSIZE_128, QUIC_TAG_LEN);
 	if (err)
-		goto out;
-	err = -EBADMSG;
+		return err;
 	if (!aesgcm_decrypt(&o->gcm, pkt + ad_len, pkt + ad_len, ct_len, pkt, ad_len, o->nonce,
 			    pkt + ad_len + ct_len))
-		goto out;
+		return -EBADMSG;
+	*frames = o_off + ad_len;
+	*len = ct_len;
+	return 0;
+}
 
-	err = quic_alpn_crypto_prefix(pkt + ad_len, ct_len, stream, hdr.len, &have);
+/**
+ * quic_alpn_peek_many - the protocols the first Initials of a client offer
+ * @dgrams: datagrams of one client, each from its first QUIC packet
+ * @n: how many, 1 or 2
+ * @peek: output; quic_alpn_peek_free() it after use, whatever the result
+ *
+ * Opens a copy of each datagram's first packet, an Initial of v1 or v2,
+ * with the client's Initial keys, gathers the CRYPTO frames of all of
+ * them from offset 0 and reads the ALPN extension of the ClientHello
+ * they start.
+ *
+ * Context: any; allocates with GFP_ATOMIC.
+ * Return: 0 with @peek->list set; -ENODATA when the packets hold no
+ * CRYPTO data from offset 0 (no ClientHello start); -EAGAIN when they
+ * hold a ClientHello that ends before its ALPN extension does; -ENOENT
+ * when the ClientHello has none; -EBADMSG when a packet fails
+ * authentication; -EINVAL for another packet or malformed content;
+ * -ENOMEM.
+ */
+int quic_alpn_peek_many(const struct quic_data *dgrams, u32 n, struct quic_alpn_peek *peek)
+{
+	u32 total = 0, at = 0, off, len, have, i;
+	struct quic_alpn_open *o;
+	u8 *stream;
+	int err = 0;
+
+	memset(peek, 0, sizeof(*peek));
+	if (!n || n > 2)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		total += dgrams[i].len;
+	/* The packet copies, then the CRYPTO stream gathered from them. */
+	o = kmalloc(struct_size(o, buf, 2 * (size_t)total), GFP_ATOMIC);
+	if (!o)
+		return -ENOMEM;
+	peek->buf = (u8 *)o;
+	stream = o->buf + total;
+	/* Each packet is opened in its own place; the frames of all of them
+	 * are then moved together to the front (never onto bytes not read).
+	 */
+	for (i = 0, off = 0; i < n && !err; off += dgrams[i].len, i++) {
+		u32 frames;
+
+		err = quic_alpn_open_initial(o, off, dgrams[i].data, dgrams[i].len, &frames,
+					     &len);
+		if (!err) {
+			memmove(o->buf + at, o->buf + frames, len);
+			at += len;
+		}
+	}
+	if (!err)
+		err = quic_alpn_crypto_prefix(o->buf, at, stream, total, &have);
+	if (!err && !have)
+		err = -ENODATA;
 	if (!err)
 		err = quic_alpn_client_hello(stream, have, &peek->list, &peek->len);
-out:
 	memzero_explicit(o, sizeof(*o));
 	return err;
+}
+
+/**
+ * quic_alpn_peek - the protocols a client's first Initial offers
+ * @data: a datagram, from its first QUIC packet
+ * @len: its length
+ * @peek: output; quic_alpn_peek_free() it after use, whatever the result
+ *
+ * quic_alpn_peek_many() for one datagram.
+ *
+ * Context: any; allocates with GFP_ATOMIC.
+ * Return: as quic_alpn_peek_many().
+ */
+int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
+{
+	struct quic_data d = { .data = (u8 *)data, .len = len };
+
+	return quic_alpn_peek_many(&d, 1, peek);
 }
 
 /**
@@ -456,6 +512,140 @@ void quic_alpn_peek_free(struct quic_alpn_peek *peek)
 {
 	kfree(peek->buf);
 	memset(peek, 0, sizeof(*peek));
+}
+
+/* ---------------------------------------------- ClientHellos held back */
+
+/*
+ * A first datagram whose ClientHello ends before its ALPN extension waits
+ * here for the client's next datagram. Few are held, and not for long: a
+ * client sends the rest of its ClientHello right after the start, and
+ * resends both after its first PTO (1 s with the initial RTT of RFC 9002
+ * Section 6.2.2) if they were lost. An entry older than that, or the
+ * oldest when the table is full, is dropped; the client's retransmission
+ * is then held anew.
+ */
+#define QUIC_ALPN_HELD_MAX	32
+#define QUIC_ALPN_HELD_TIME	HZ
+
+struct quic_alpn_held {
+	struct list_head list;
+	possible_net_t net;
+	union quic_addr local;
+	union quic_addr peer;
+	struct quic_conn_id dcid;
+	unsigned long since;
+	struct sk_buff *skb;
+};
+
+static LIST_HEAD(quic_alpn_held_list);	/* oldest first */
+static DEFINE_SPINLOCK(quic_alpn_held_lock);
+static u32 quic_alpn_held_count;
+
+static void quic_alpn_held_drop(struct quic_alpn_held *h, struct sk_buff_head *freed)
+{
+	lockdep_assert_held(&quic_alpn_held_lock);
+	list_del(&h->list);
+	quic_alpn_held_count--;
+	__skb_queue_tail(freed, h->skb);
+	kfree(h);
+}
+
+static struct quic_alpn_held *quic_alpn_held_find(struct net *net, const union quic_addr *local,
+						  const union quic_addr *peer,
+						  const struct quic_conn_id *dcid,
+						  struct sk_buff_head *freed)
+{
+	struct quic_alpn_held *h, *tmp, *found = NULL;
+
+	lockdep_assert_held(&quic_alpn_held_lock);
+	list_for_each_entry_safe(h, tmp, &quic_alpn_held_list, list) {
+		if (time_after(jiffies, h->since + QUIC_ALPN_HELD_TIME)) {
+			quic_alpn_held_drop(h, freed);
+			continue;
+		}
+		if (net_eq(read_pnet(&h->net), net) && quic_conn_id_equal(&h->dcid, dcid) &&
+		    !memcmp(&h->local, local, sizeof(*local)) &&
+		    !memcmp(&h->peer, peer, sizeof(*peer)))
+			found = h;
+	}
+	return found;
+}
+
+/* Hold @skb, the start of a ClientHello of the client @dcid from @skb's
+ * peer; a datagram held for it before (a retransmission) is replaced.
+ * Return: 0 with @skb taken, or -ENOMEM.
+ */
+static int quic_alpn_hold(struct net *net, const union quic_addr *local,
+			  const struct quic_conn_id *dcid, struct sk_buff *skb)
+{
+	const union quic_addr *peer = &QUIC_SKB_CB(skb)->peer;
+	struct quic_alpn_held *h, *new;
+	struct sk_buff_head freed;
+
+	new = kzalloc(sizeof(*new), GFP_ATOMIC);
+	if (!new)
+		return -ENOMEM;
+	__skb_queue_head_init(&freed);
+	spin_lock_bh(&quic_alpn_held_lock);
+	h = quic_alpn_held_find(net, local, peer, dcid, &freed);
+	if (h)
+		quic_alpn_held_drop(h, &freed);
+	else if (quic_alpn_held_count >= QUIC_ALPN_HELD_MAX)
+		quic_alpn_held_drop(list_first_entry(&quic_alpn_held_list, struct quic_alpn_held,
+						     list), &freed);
+	write_pnet(&new->net, net);
+	new->local = *local;
+	new->peer = *peer;
+	new->dcid = *dcid;
+	new->since = jiffies;
+	new->skb = skb;
+	list_add_tail(&new->list, &quic_alpn_held_list);
+	quic_alpn_held_count++;
+	spin_unlock_bh(&quic_alpn_held_lock);
+	__skb_queue_purge(&freed);
+	return 0;
+}
+
+/* The datagram held for the client @dcid at @peer, taken out, or NULL. */
+static struct sk_buff *quic_alpn_unhold(struct net *net, const union quic_addr *local,
+					const union quic_addr *peer,
+					const struct quic_conn_id *dcid)
+{
+	struct sk_buff *skb = NULL;
+	struct sk_buff_head freed;
+	struct quic_alpn_held *h;
+
+	__skb_queue_head_init(&freed);
+	spin_lock_bh(&quic_alpn_held_lock);
+	h = quic_alpn_held_find(net, local, peer, dcid, &freed);
+	if (h) {
+		skb = h->skb;
+		list_del(&h->list);
+		quic_alpn_held_count--;
+		kfree(h);
+	}
+	spin_unlock_bh(&quic_alpn_held_lock);
+	__skb_queue_purge(&freed);
+	return skb;
+}
+
+/**
+ * quic_alpn_held_purge - drop the datagrams held for a namespace
+ * @net: the namespace going away (every one on module unload)
+ */
+void quic_alpn_held_purge(struct net *net)
+{
+	struct quic_alpn_held *h, *tmp;
+	struct sk_buff_head freed;
+
+	__skb_queue_head_init(&freed);
+	spin_lock_bh(&quic_alpn_held_lock);
+	list_for_each_entry_safe(h, tmp, &quic_alpn_held_list, list)
+		if (net_eq(read_pnet(&h->net), net))
+			quic_alpn_held_drop(h, &freed);
+	spin_unlock_bh(&quic_alpn_held_lock);
+	__skb_queue_purge(&freed);
 }
 
 /* --------------------------------------------------------------- choice */
@@ -472,6 +662,42 @@ static bool quic_alpn_in_group(struct sock *sk, struct net *net, const union qui
 	       quic_addr_is_any(a) != specific;
 }
 
+/* The listener of the group serving the protocol the client lists first
+ * among those served, or NULL.
+ */
+static struct sock *quic_alpn_pick(struct net *net, struct quic_hash_head *head,
+				   const union quic_addr *local, bool specific,
+				   const struct quic_alpn_peek *peek)
+{
+	struct quic_data list;
+	struct sock *sk;
+	const u8 *p;
+	u32 left;
+
+	for (p = peek->list, left = peek->len; left; left -= p[0] + 1, p += p[0] + 1) {
+		sk_for_each_rcu(sk, &head->head) {
+			if (quic_is_listen(sk) && quic_alpn_in_group(sk, net, local, specific) &&
+			    quic_alpn_has(quic_alpn_listen_list(sk, &list), p + 1, p[0]))
+				return sk;
+		}
+	}
+	return NULL;
+}
+
+/* The listener of the group where the client @dcid at @peer waits, or NULL. */
+static struct sock *quic_alpn_queued(struct net *net, struct quic_hash_head *head,
+				     const union quic_addr *local, bool specific,
+				     const struct quic_conn_id *dcid, const union quic_addr *peer)
+{
+	struct sock *sk;
+
+	sk_for_each_rcu(sk, &head->head)
+		if (quic_is_listen(sk) && quic_alpn_in_group(sk, net, local, specific) &&
+		    quic_conn_request_queued(sk, dcid, peer))
+			return sk;
+	return NULL;
+}
+
 /**
  * quic_alpn_route - choose among the listeners sharing a datagram's address
  * @net: namespace of the receiving tunnel
@@ -480,52 +706,68 @@ static bool quic_alpn_in_group(struct sock *sk, struct net *net, const union qui
  * @first: the first listener of the group, taken when nothing decides
  * @skb: the datagram, skb->data at its first QUIC packet, the peer's
  *	address in QUIC_SKB_CB()
+ * @held: where a datagram held back before @skb is returned, to be
+ *	processed by the listener before @skb; NULL when the caller cannot
+ *	take one, and nothing is then held
  *
  * A client's first Initial goes to the listener holding the protocol the
- * client lists first among those served; any other datagram of a client
- * some listener has queued goes there.
+ * client lists first among those served. A first datagram whose
+ * ClientHello ends before its ALPN extension is held (with @held) until
+ * the client's next datagram, and both go where the two read together
+ * say. Any other datagram of a client some listener has queued goes there.
  *
  * Context: softirq, under rcu_read_lock(); no socket lock held.
- * Return: the listener, without a reference.
+ * Return: the listener, without a reference; ERR_PTR(-EINPROGRESS) when
+ * @skb was taken and held.
  */
 struct sock *quic_alpn_route(struct net *net, struct quic_hash_head *head,
 			     const union quic_addr *local, struct sock *first,
-			     struct sk_buff *skb)
+			     struct sk_buff *skb, struct sk_buff **held)
 {
 	union quic_addr *a = quic_path_saddr(quic_paths(first), 0);
-	struct quic_packet_invariant inv;
+	struct quic_data d[2] = { { .data = skb->data, .len = skb->len } };
+	const union quic_addr *peer = &QUIC_SKB_CB(skb)->peer;
 	bool specific = !quic_addr_is_any(a);
+	struct quic_packet_invariant inv;
 	struct quic_alpn_peek peek;
 	struct quic_conn_id dcid;
-	struct quic_data list;
-	struct sock *sk;
-	const u8 *p;
-	u32 left;
-
-	if (!quic_alpn_peek(skb->data, skb->len, &peek)) {
-		for (p = peek.list, left = peek.len; left; left -= p[0] + 1, p += p[0] + 1) {
-			sk_for_each_rcu(sk, &head->head) {
-				if (!quic_is_listen(sk) ||
-				    !quic_alpn_in_group(sk, net, local, specific))
-					continue;
-				if (quic_alpn_has(quic_alpn_listen_list(sk, &list), p + 1, p[0])) {
-					quic_alpn_peek_free(&peek);
-					return sk;
-				}
-			}
-		}
-		quic_alpn_peek_free(&peek);
-		return first;
-	}
-	quic_alpn_peek_free(&peek);
+	struct sock *sk = NULL;
+	int err;
 
 	if (quic_packet_peek(skb->data, skb->len, 0, &inv) || !inv.long_header ||
 	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN)
 		return first;
 	quic_conn_id_set(&dcid, inv.dcid, inv.dcid_len);
-	sk_for_each_rcu(sk, &head->head)
-		if (quic_is_listen(sk) && quic_alpn_in_group(sk, net, local, specific) &&
-		    quic_conn_request_queued(sk, &dcid, &QUIC_SKB_CB(skb)->peer))
-			return sk;
+
+	err = quic_alpn_peek(skb->data, skb->len, &peek);
+	if (!err)
+		sk = quic_alpn_pick(net, head, local, specific, &peek);
+	quic_alpn_peek_free(&peek);
+	if (!err)
+		return sk ?: first;
+	/* A retransmitted start of a ClientHello whose client is queued
+	 * already goes there, as any later datagram does.
+	 */
+	sk = quic_alpn_queued(net, head, local, specific, &dcid, peer);
+	if (sk)
+		return sk;
+	if (err == -EAGAIN && held) {
+		if (!quic_alpn_hold(net, local, &dcid, skb))
+			return ERR_PTR(-EINPROGRESS);
+		return first;
+	}
+	if (err == -ENODATA && held) {
+		/* The rest of a ClientHello whose start waits here? */
+		*held = quic_alpn_unhold(net, local, peer, &dcid);
+		if (*held) {
+			d[1] = d[0];
+			d[0].data = (*held)->data;
+			d[0].len = (*held)->len;
+			if (!quic_alpn_peek_many(d, 2, &peek))
+				sk = quic_alpn_pick(net, head, local, specific, &peek);
+			quic_alpn_peek_free(&peek);
+			return sk ?: first;
+		}
+	}
 	return first;
 }

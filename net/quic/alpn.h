@@ -49,10 +49,12 @@ void quic_alpn_listen_stop(struct sock *sk);
 bool quic_alpn_listen_shares(struct sock *sk, struct sock *other);
 
 int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek);
+int quic_alpn_peek_many(const struct quic_data *dgrams, u32 n, struct quic_alpn_peek *peek);
 void quic_alpn_peek_free(struct quic_alpn_peek *peek);
 struct sock *quic_alpn_route(struct net *net, struct quic_hash_head *head,
 			     const union quic_addr *local, struct sock *first,
-			     struct sk_buff *skb);
+			     struct sk_buff *skb, struct sk_buff **held);
+void quic_alpn_held_purge(struct net *net);
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 int quic_alpn_initial_keys(u32 version, const u8 *dcid, u32 dcid_len,

@@ -925,15 +925,18 @@ out:
  * @net: namespace of the receiving tunnel
  * @local: the address and port the datagram was sent to
  * @skb: the datagram (skb->data at its first QUIC packet), or NULL
+ * @held: for the receive path: where a datagram held back for ALPN routing
+ *	is returned, to be processed before @skb; or NULL
  *
  * Listeners bound to that very address are preferred over wildcard ones.
  * When several share it, @skb's ClientHello chooses (alpn.c); without
  * @skb the first one is taken. Called under rcu_read_lock() (receive path).
  *
- * Return: the listening socket with a reference taken, or NULL.
+ * Return: the listening socket with a reference taken, NULL, or
+ * ERR_PTR(-EINPROGRESS) when @skb was held back (see quic_alpn_route()).
  */
 struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
-				     struct sk_buff *skb)
+				     struct sk_buff *skb, struct sk_buff **held)
 {
 	bool specific = false, shared = false;
 	struct quic_hash_head *head;
@@ -953,8 +956,11 @@ struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *loc
 			shared = true;
 		}
 	}
-	if (best && shared && skb)
-		best = quic_alpn_route(net, head, local, best, skb);
+	if (best && shared && skb) {
+		best = quic_alpn_route(net, head, local, best, skb, held);
+		if (IS_ERR(best))
+			return best;
+	}
 	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
 		best = NULL;
 	return best;

@@ -99,7 +99,7 @@ void quic_conn_key_updated(struct sock *sk, u8 phase);
 void quic_conn_key_check_limit(struct sock *sk);
 
 struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
-				     struct sk_buff *skb);
+				     struct sk_buff *skb, struct sk_buff **held);
 bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
 			      const union quic_addr *daddr);
 struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,

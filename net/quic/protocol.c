@@ -18,6 +18,7 @@
 #include <net/protocol.h>
 
 #include "addrval.h"
+#include "alpn.h"
 #include "connid_ctl.h"
 #include "procfs.h"
 #include "socket.h"
@@ -305,6 +306,7 @@ static void __net_exit quic_net_exit(struct net *net)
 
 	/* Tunnels of this namespace still being released are closed by work items. */
 	quic_path_flush();
+	quic_alpn_held_purge(net);
 	quic_net_proc_exit(net);
 	free_percpu(qn->stat);
 	qn->stat = NULL;

@@ -848,9 +848,13 @@ void quic_rcv_pending_retry(struct sock *sk)
 		quic_rcv_datagram(sk, skb);
 }
 
-/* The socket a datagram belongs to, with a reference, or NULL. */
+/* The socket a datagram belongs to, with a reference, or NULL;
+ * ERR_PTR(-EINPROGRESS) when ALPN routing held @skb back. A datagram held
+ * before and now routed with @skb comes back in @held.
+ */
 static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
-				    union quic_addr *local, union quic_addr *peer)
+				    union quic_addr *local, union quic_addr *peer,
+				    struct sk_buff **held)
 {
 	struct quic_packet_invariant inv;
 	struct quic_source_conn_id *s;
@@ -874,9 +878,31 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 	 * Stateless Reset.
 	 */
 	if (!sk)
-		sk = quic_conn_listen_lookup(net, local, skb);
+		sk = quic_conn_listen_lookup(net, local, skb, held);
 	rcu_read_unlock();
 	return sk;
+}
+
+/* Process @skb on @sk now, or queue it to the backlog while a user owns
+ * the socket. Context: softirq, under bh_lock_sock(@sk).
+ */
+static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_local)
+{
+	struct net *net = sock_net(sk);
+
+	QUIC_SKB_CB(skb)->alt_local = alt_local;
+	if (!sock_owned_by_user(sk)) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVFASTPATHS);
+		quic_rcv_backlog(sk, skb);
+		return;
+	}
+	QUIC_SKB_CB(skb)->backlog = 1;
+	if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+		kfree_skb(skb);
+	} else {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVBACKLOGS);
+	}
 }
 
 /**
@@ -890,8 +916,10 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 {
 	struct net *net = sock_net(udp_sk);
+	struct sk_buff *held = NULL;
 	union quic_addr local, peer;
 	struct sock *sk;
+	bool alt_local;
 	u32 off;
 
 	off = skb_transport_offset(skb) + sizeof(struct udphdr);
@@ -904,25 +932,24 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	QUIC_SKB_CB(skb)->alt_local = 0;
 	__skb_pull(skb, off);
 
-	sk = quic_rcv_lookup(net, skb, &local, &peer);
-	if (!sk)
+	sk = quic_rcv_lookup(net, skb, &local, &peer, &held);
+	if (IS_ERR(sk))
+		return 0;	/* held back by ALPN routing */
+	if (!sk) {
+		if (held) {
+			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+			kfree_skb(held);
+		}
 		goto drop;
+	}
 	/* Which of its local addresses it came to is only known here. */
-	QUIC_SKB_CB(skb)->alt_local = quic_migrate_alt_local(sk, &local);
+	alt_local = quic_migrate_alt_local(sk, &local);
 
 	bh_lock_sock(sk);
-	if (!sock_owned_by_user(sk)) {
-		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVFASTPATHS);
-		quic_rcv_backlog(sk, skb);
-	} else {
-		QUIC_SKB_CB(skb)->backlog = 1;
-		if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
-			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
-			kfree_skb(skb);
-		} else {
-			QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVBACKLOGS);
-		}
-	}
+	/* The start of a ClientHello held back for this datagram goes first. */
+	if (held)
+		quic_rcv_deliver(sk, held, alt_local);
+	quic_rcv_deliver(sk, skb, alt_local);
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;

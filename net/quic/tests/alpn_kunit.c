@@ -36,9 +36,10 @@ static u16 alpn_port;
 /* ------------------------------------------------------------ builders */
 
 /* A ClientHello offering the wire-form list @alpn (no ALPN extension when
- * @alpn is NULL) at @p; returns its length.
+ * @alpn is NULL) at @p, after a filler extension of @pad bytes (as large
+ * key shares would be); returns its length.
  */
-static u32 alpn_hello(u8 *p, const char *alpn, u32 alpn_len)
+static u32 alpn_hello_pad(u8 *p, const char *alpn, u32 alpn_len, u32 pad)
 {
 	u8 *start = p;
 
@@ -56,12 +57,12 @@ static u32 alpn_hello(u8 *p, const char *alpn, u32 alpn_len)
 	*p++ = 1;
 	*p++ = 0;			/* compression: null */
 	/* Extensions: a server_name-like filler, then ALPN. */
-	put_unaligned_be16(4 + 3 + (alpn ? 6 + alpn_len : 0), p);
+	put_unaligned_be16(4 + pad + (alpn ? 6 + alpn_len : 0), p);
 	p += 2;
 	put_unaligned_be16(0xfa, p);	/* a type nobody reads */
-	put_unaligned_be16(3, p + 2);
-	memset(p + 4, 0, 3);
-	p += 7;
+	put_unaligned_be16(pad, p + 2);
+	memset(p + 4, 0, pad);
+	p += 4 + pad;
 	if (alpn) {
 		put_unaligned_be16(16, p);
 		put_unaligned_be16(2 + alpn_len, p + 2);
@@ -72,6 +73,11 @@ static u32 alpn_hello(u8 *p, const char *alpn, u32 alpn_len)
 	start[1] = 0;
 	put_unaligned_be16(p - start - 4, start + 2);
 	return p - start;
+}
+
+static u32 alpn_hello(u8 *p, const char *alpn, u32 alpn_len)
+{
+	return alpn_hello_pad(p, alpn, alpn_len, 3);
 }
 
 /* A CRYPTO frame of @len bytes at stream offset @off. */
@@ -160,19 +166,27 @@ static struct socket *alpn_listener(struct kunit *test, const char *ip, const ch
 	return sock;
 }
 
-/* The listener the receive path picks for @skb sent to 127.0.0.1. */
-static struct sock *alpn_lookup(struct sk_buff *skb)
+/* The listener the receive path picks for @skb sent to 127.0.0.1, when
+ * @held is given as the receive path gives it: a datagram held back
+ * before comes back there, and ERR_PTR(-EINPROGRESS) says @skb was held.
+ */
+static struct sock *alpn_lookup_held(struct sk_buff *skb, struct sk_buff **held)
 {
 	union quic_addr local;
 	struct sock *sk;
 
 	quic_kunit_addr4(&local, "127.0.0.1", alpn_port);
 	rcu_read_lock();
-	sk = quic_conn_listen_lookup(&init_net, &local, skb);
+	sk = quic_conn_listen_lookup(&init_net, &local, skb, held);
 	rcu_read_unlock();
-	if (sk)
+	if (!IS_ERR_OR_NULL(sk))
 		sock_put(sk);	/* the test's sockets hold their own */
 	return sk;
+}
+
+static struct sock *alpn_lookup(struct sk_buff *skb)
+{
+	return alpn_lookup_held(skb, NULL);
 }
 
 static const struct quic_conn_id alpn_dcid_a = {
@@ -318,7 +332,7 @@ static void alpn_peek_without_the_hello_start_or_alpn_says_so(struct kunit *test
 	hlen = alpn_hello(hello, "\x02h3", 3);
 	skb = alpn_initial(test, QUIC_VERSION_V1, &alpn_dcid_a, frames,
 			   alpn_crypto_frame(frames, 1000, hello, hlen));
-	KUNIT_EXPECT_EQ(test, quic_alpn_peek(skb->data, skb->len, &peek), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, quic_alpn_peek(skb->data, skb->len, &peek), -ENODATA);
 	quic_alpn_peek_free(&peek);
 	kfree_skb(skb);
 
@@ -570,6 +584,107 @@ static void alpn_route_sends_later_datagrams_where_the_client_waits(struct kunit
 	kfree_skb(skb);
 }
 
+/* A ClientHello of @pad filler bytes then ALPN @alpn, split at @cut over
+ * two datagrams of the client @dcid; the second one's frame comes first
+ * in @frames of the test.
+ */
+static void alpn_split(struct kunit *test, const struct quic_conn_id *dcid, const char *alpn,
+		       u32 pad, u32 cut, struct sk_buff **one, struct sk_buff **two)
+{
+	u8 *hello = kunit_kzalloc(test, 1200, GFP_KERNEL);
+	u8 *frames = kunit_kzalloc(test, 1200, GFP_KERNEL);
+	u32 hlen;
+
+	KUNIT_ASSERT_NOT_NULL(test, hello);
+	KUNIT_ASSERT_NOT_NULL(test, frames);
+	hlen = alpn_hello_pad(hello, alpn, strlen(alpn), pad);
+	KUNIT_ASSERT_LT(test, cut, hlen);
+	*one = alpn_initial(test, QUIC_VERSION_V1, dcid, frames,
+			    alpn_crypto_frame(frames, 0, hello, cut));
+	*two = alpn_initial(test, QUIC_VERSION_V1, dcid, frames,
+			    alpn_crypto_frame(frames, cut, hello + cut, hlen - cut));
+}
+
+/*
+ * A ClientHello over two datagrams, its ALPN extension in the second (a
+ * post-quantum key share makes one so large): the first is held back
+ * until the second comes, and both go to the listener the two read
+ * together name, the held one first.
+ */
+static void alpn_route_holds_a_hello_start_until_its_rest(struct kunit *test)
+{
+	struct sk_buff *one, *two, *again, *held = NULL;
+	struct socket *a, *b, *wanted;
+	struct quic_data d[2];
+	struct quic_alpn_peek peek;
+	struct sock *first;
+	int err, i;
+
+	alpn_port = ALPN_PORT + 4;
+	a = alpn_listener(test, "127.0.0.1", "one", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	b = alpn_listener(test, "127.0.0.1", "two", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	first = alpn_lookup(NULL);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	/* The client wants the listener that is not the fallback. */
+	wanted = first == a->sk ? b : a;
+
+	alpn_split(test, &alpn_dcid_a, wanted == a ? "\x03one" : "\x03two", 1000, 700, &one,
+		   &two);
+	KUNIT_EXPECT_EQ_MSG(test, quic_alpn_peek(one->data, one->len, &peek), -EAGAIN,
+			    "the first datagram has a ClientHello cut before ALPN");
+	quic_alpn_peek_free(&peek);
+	d[0] = (struct quic_data){ one->data, one->len };
+	d[1] = (struct quic_data){ two->data, two->len };
+	KUNIT_EXPECT_EQ_MSG(test, quic_alpn_peek_many(d, 2, &peek), 0, "the two read together");
+	KUNIT_EXPECT_EQ(test, peek.len, 4);
+	quic_alpn_peek_free(&peek);
+
+	/* Without a way to hand back a held datagram, nothing is held. */
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup(one), first);
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup(two), first);
+
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(one, &held), ERR_PTR(-EINPROGRESS));
+	KUNIT_EXPECT_NULL(test, held);
+	/* A retransmission of the start replaces the one held (and frees it). */
+	again = skb_copy(one, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, again);
+	QUIC_SKB_CB(again)->peer = QUIC_SKB_CB(one)->peer;
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(again, &held), ERR_PTR(-EINPROGRESS));
+	/* The rest from another address is another client's. */
+	quic_kunit_addr4(&QUIC_SKB_CB(two)->peer, "127.0.0.1", 40001);
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(two, &held), first);
+	KUNIT_EXPECT_NULL(test, held);
+	quic_kunit_addr4(&QUIC_SKB_CB(two)->peer, "127.0.0.1", 40000);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, alpn_lookup_held(two, &held), wanted->sk,
+				"the rest brings the choice");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, held, again, "and hands back the start, to go first");
+	kfree_skb(held);
+	held = NULL;
+	KUNIT_EXPECT_PTR_EQ_MSG(test, alpn_lookup_held(two, &held), first,
+				"nothing is held any more");
+	KUNIT_EXPECT_NULL(test, held);
+	kfree_skb(two);
+
+	/* A full table drops its oldest entry: the first of 33 clients. */
+	for (i = 0; i < 33; i++) {
+		struct quic_conn_id dcid = alpn_dcid_b;
+
+		dcid.data[0] = i;
+		alpn_split(test, &dcid, "\x03one", 1000, 700, &one, &two);
+		KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(one, &held), ERR_PTR(-EINPROGRESS));
+		if (i)
+			kfree_skb(two);
+		else
+			again = two;
+	}
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(again, &held), first);
+	KUNIT_EXPECT_NULL_MSG(test, held, "the oldest held datagram was dropped");
+	kfree_skb(again);
+	quic_alpn_held_purge(&init_net);
+}
+
 static int alpn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -596,6 +711,7 @@ static struct kunit_case alpn_cases[] = {
 	KUNIT_CASE(alpn_listeners_share_a_port_only_with_distinct_protocols),
 	KUNIT_CASE(alpn_route_follows_the_protocol_the_client_prefers),
 	KUNIT_CASE(alpn_route_sends_later_datagrams_where_the_client_waits),
+	KUNIT_CASE(alpn_route_holds_a_hello_start_until_its_rest),
 	{}
 };
 

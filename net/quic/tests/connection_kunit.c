@@ -468,7 +468,7 @@ static void connection_lookups_find_listener_and_connection(struct kunit *test)
 
 	quic_kunit_addr4(&local, "127.0.0.1", 62050);
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local, NULL);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_PTR_EQ(test, found, lsock->sk);
 	if (found)
@@ -476,7 +476,7 @@ static void connection_lookups_find_listener_and_connection(struct kunit *test)
 
 	quic_kunit_addr4(&other, "127.0.0.1", 62051);
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &other, NULL);
+	found = quic_conn_listen_lookup(&init_net, &other, NULL, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_NULL(test, found);
 
@@ -506,7 +506,7 @@ static void connection_close_removes_socket_from_lookups(struct kunit *test)
 		return;
 	}
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local, NULL);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_PTR_EQ(test, found, sock->sk);
 	if (found)
@@ -514,7 +514,7 @@ static void connection_close_removes_socket_from_lookups(struct kunit *test)
 	sock_release(sock);
 
 	rcu_read_lock();
-	found = quic_conn_listen_lookup(&init_net, &local, NULL);
+	found = quic_conn_listen_lookup(&init_net, &local, NULL, NULL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_NULL(test, found);
 
