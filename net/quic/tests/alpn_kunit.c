@@ -15,7 +15,9 @@
 
 #include <kunit/test.h>
 #include <linux/quic.h>
+#include <linux/ip.h>
 #include <linux/skbuff.h>
+#include <linux/udp.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
 
@@ -685,6 +687,104 @@ static void alpn_route_holds_a_hello_start_until_its_rest(struct kunit *test)
 	quic_alpn_held_purge(&init_net);
 }
 
+/* Hand @pkt to the receive path as a datagram from 127.0.0.1:40000 to
+ * the case's port, through the UDP tunnel of @listener.
+ */
+static void alpn_receive(struct kunit *test, struct sock *listener, const struct sk_buff *pkt)
+{
+	struct quic_path_group *paths = quic_paths(listener);
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	struct iphdr *iph;
+
+	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + pkt->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, MAX_HEADER);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->tot_len = htons(sizeof(*iph) + sizeof(*uh) + pkt->len);
+	iph->saddr = htonl(INADDR_LOOPBACK);
+	iph->daddr = htonl(INADDR_LOOPBACK);
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = htons(40000);
+	uh->dest = htons(alpn_port);
+	uh->len = htons(sizeof(*uh) + pkt->len);
+	skb_put_data(skb, pkt->data, pkt->len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	__skb_pull(skb, sizeof(*iph));
+	skb->protocol = htons(ETH_P_IP);
+
+	local_bh_disable();
+	quic_rcv(paths->path[0].udp_sk->sk, skb);
+	local_bh_enable();
+}
+
+/* The datagrams @sk queued for its one waiting client, copied, or 0. */
+static u32 alpn_queued(struct sock *sk, struct sk_buff **out, u32 max)
+{
+	struct quic_request *req;
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	lock_sock(sk);
+	if (quic_sk(sk)->request_count == 1) {
+		req = list_first_entry(&quic_sk(sk)->requests, struct quic_request, list);
+		skb_queue_walk(&req->skbs, skb)
+			if (n < max)
+				out[n++] = skb_copy(skb, GFP_KERNEL);
+	}
+	release_sock(sk);
+	return n;
+}
+
+/*
+ * The receive path itself: the two datagrams of a split ClientHello sent
+ * to the shared port end in the queue of the listener the ClientHello
+ * names, as one client with both datagrams, the first one first.
+ */
+static void alpn_receive_path_queues_both_halves_in_order(struct kunit *test)
+{
+	struct sk_buff *one, *two, *got[3] = {};
+	struct socket *a, *b, *wanted, *other;
+	struct sock *first;
+	int err, n, i;
+
+	alpn_port = ALPN_PORT + 5;
+	a = alpn_listener(test, "127.0.0.1", "one", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	b = alpn_listener(test, "127.0.0.1", "two", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	first = alpn_lookup(NULL);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	wanted = first == a->sk ? b : a;
+	other = wanted == a ? b : a;
+
+	alpn_split(test, &alpn_dcid_a, wanted == a ? "\x03one" : "\x03two", 1000, 700, &one,
+		   &two);
+	alpn_receive(test, wanted->sk, one);
+	KUNIT_EXPECT_EQ_MSG(test, alpn_queued(wanted->sk, got, 3) +
+			    alpn_queued(other->sk, got, 3), 0,
+			    "the start alone is held, queued nowhere");
+	alpn_receive(test, wanted->sk, two);
+	KUNIT_EXPECT_EQ(test, alpn_queued(other->sk, got, 3), 0);
+	n = alpn_queued(wanted->sk, got, 3);
+	KUNIT_EXPECT_EQ_MSG(test, n, 2, "the client waits where its protocol is served");
+	if (n == 2) {
+		KUNIT_EXPECT_EQ(test, got[0]->len, one->len);
+		KUNIT_EXPECT_MEMEQ_MSG(test, got[0]->data, one->data, one->len,
+				       "the ClientHello's start comes first");
+		KUNIT_EXPECT_MEMEQ(test, got[1]->data, two->data, two->len);
+	}
+	for (i = 0; i < n; i++)
+		kfree_skb(got[i]);
+	kfree_skb(one);
+	kfree_skb(two);
+}
+
 static int alpn_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -712,6 +812,7 @@ static struct kunit_case alpn_cases[] = {
 	KUNIT_CASE(alpn_route_follows_the_protocol_the_client_prefers),
 	KUNIT_CASE(alpn_route_sends_later_datagrams_where_the_client_waits),
 	KUNIT_CASE(alpn_route_holds_a_hello_start_until_its_rest),
+	KUNIT_CASE(alpn_receive_path_queues_both_halves_in_order),
 	{}
 };
 
