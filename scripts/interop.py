@@ -415,6 +415,16 @@ class Driver:
 	def peer_keylog(self, o):
 		return os.path.join(self.work, 'keys', f'{o.case}-{o.role}.log')
 
+	def run_case(self, o, run, *args):
+		"""Run one case in one direction, timed, and note its outcome."""
+		start = time.monotonic()
+		run(o, *args)
+		o.secs = time.monotonic() - start
+		if o.state == 'failed' and not o.why:
+			o.state = 'passed'
+		log(f'interop: {o.label}: {o.state} ({o.secs:.1f} s)')
+		self.outcomes.append(o)
+
 	def run(self):
 		try:
 			self.listener.settimeout(900)
@@ -422,33 +432,17 @@ class Driver:
 			self.conn.settimeout(PEER_LIMIT * 2)
 			self.rfile = self.conn.makefile('rb')
 			for i, (case, files) in enumerate(CASES):
-				for role in ROLES:
-					guest_port = GUEST_PORT_BASE + i
-					port = {'client': free_udp_port(), 'server': guest_port,
-						'both': SELF_PORT_BASE + i}[role]
-					o = Outcome(case, role, port)
-					start = time.monotonic()
-					if role == 'client':
-						self.ours_client(o, files)
-					elif role == 'server':
-						self.ours_server(o, files, guest_port)
-					else:
-						self.ours_both(o, files)
-					o.secs = time.monotonic() - start
-					if o.state == 'failed' and not o.why:
-						o.state = 'passed'
-					log(f'interop: {o.label}: {o.state} ({o.secs:.1f} s)')
-					self.outcomes.append(o)
+				guest_port = GUEST_PORT_BASE + i
+				self.run_case(Outcome(case, 'client', free_udp_port()), self.ours_client,
+					      files)
+				self.run_case(Outcome(case, 'server', guest_port), self.ours_server, files,
+					      guest_port)
+				self.run_case(Outcome(case, 'both', SELF_PORT_BASE + i), self.ours_both,
+					      files)
 			for i, (case, files) in enumerate(LOCAL_CASES):
 				for role in ROLES:
-					o = Outcome(case, role, LOCAL_PORT_BASE + i, local=True)
-					start = time.monotonic()
-					self.local(o, files)
-					o.secs = time.monotonic() - start
-					if o.state == 'failed' and not o.why:
-						o.state = 'passed'
-					log(f'interop: {o.label}: {o.state} ({o.secs:.1f} s)')
-					self.outcomes.append(o)
+					self.run_case(Outcome(case, role, LOCAL_PORT_BASE + i, local=True),
+						      self.local, files)
 			self.send('quit')
 		except (OSError, RuntimeError, ValueError) as e:
 			self.error = str(e)

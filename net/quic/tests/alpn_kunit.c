@@ -15,9 +15,7 @@
 
 #include <kunit/test.h>
 #include <linux/quic.h>
-#include <linux/ip.h>
 #include <linux/skbuff.h>
-#include <linux/udp.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
 
@@ -189,6 +187,25 @@ static struct sock *alpn_lookup_held(struct sk_buff *skb, struct sk_buff **held)
 static struct sock *alpn_lookup(struct sk_buff *skb)
 {
 	return alpn_lookup_held(skb, NULL);
+}
+
+/* Listeners "one" and "two" on 127.0.0.1, port ALPN_PORT + @n (the
+ * case's); returns the one that takes what nothing routes.
+ */
+static struct sock *alpn_one_two(struct kunit *test, u16 n, struct socket **one,
+				 struct socket **two)
+{
+	struct sock *first;
+	int err;
+
+	alpn_port = ALPN_PORT + n;
+	*one = alpn_listener(test, "127.0.0.1", "one", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	*two = alpn_listener(test, "127.0.0.1", "two", &err);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	first = alpn_lookup(NULL);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	return first;
 }
 
 static const struct quic_conn_id alpn_dcid_a = {
@@ -548,13 +565,7 @@ static void alpn_route_sends_later_datagrams_where_the_client_waits(struct kunit
 	u32 hlen;
 	int err;
 
-	alpn_port = ALPN_PORT + 3;
-	one = alpn_listener(test, "127.0.0.1", "one", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	two = alpn_listener(test, "127.0.0.1", "two", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	first = alpn_lookup(NULL);
-	KUNIT_ASSERT_NOT_NULL(test, first);
+	first = alpn_one_two(test, 3, &one, &two);
 	waiting = first == one->sk ? two : one;
 
 	/* Not the first listener: it queued the client of alpn_dcid_b from
@@ -620,15 +631,9 @@ static void alpn_route_holds_a_hello_start_until_its_rest(struct kunit *test)
 	struct quic_data d[2];
 	struct quic_alpn_peek peek;
 	struct sock *first;
-	int err, i;
+	int i;
 
-	alpn_port = ALPN_PORT + 4;
-	a = alpn_listener(test, "127.0.0.1", "one", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	b = alpn_listener(test, "127.0.0.1", "two", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	first = alpn_lookup(NULL);
-	KUNIT_ASSERT_NOT_NULL(test, first);
+	first = alpn_one_two(test, 4, &a, &b);
 	/* The client wants the listener that is not the fallback. */
 	wanted = first == a->sk ? b : a;
 
@@ -692,35 +697,12 @@ static void alpn_route_holds_a_hello_start_until_its_rest(struct kunit *test)
  */
 static void alpn_receive(struct kunit *test, struct sock *listener, const struct sk_buff *pkt)
 {
-	struct quic_path_group *paths = quic_paths(listener);
-	struct sk_buff *skb;
-	struct udphdr *uh;
-	struct iphdr *iph;
+	union quic_addr src, dst;
 
-	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + pkt->len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, MAX_HEADER);
-	iph = skb_put_zero(skb, sizeof(*iph));
-	iph->version = 4;
-	iph->ihl = 5;
-	iph->ttl = 64;
-	iph->protocol = IPPROTO_UDP;
-	iph->tot_len = htons(sizeof(*iph) + sizeof(*uh) + pkt->len);
-	iph->saddr = htonl(INADDR_LOOPBACK);
-	iph->daddr = htonl(INADDR_LOOPBACK);
-	uh = skb_put_zero(skb, sizeof(*uh));
-	uh->source = htons(40000);
-	uh->dest = htons(alpn_port);
-	uh->len = htons(sizeof(*uh) + pkt->len);
-	skb_put_data(skb, pkt->data, pkt->len);
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*iph));
-	__skb_pull(skb, sizeof(*iph));
-	skb->protocol = htons(ETH_P_IP);
-
-	local_bh_disable();
-	quic_rcv(paths->path[0].udp_sk->sk, skb);
-	local_bh_enable();
+	quic_kunit_addr4(&src, "127.0.0.1", 40000);
+	quic_kunit_addr4(&dst, "127.0.0.1", alpn_port);
+	quic_kunit_rcv4(test, quic_paths(listener)->path[0].udp_sk->sk, &src, &dst, pkt->data,
+			pkt->len);
 }
 
 /* The datagrams @sk queued for its one waiting client, copied, or 0. */
@@ -751,15 +733,9 @@ static void alpn_receive_path_queues_both_halves_in_order(struct kunit *test)
 	struct sk_buff *one, *two, *got[3] = {};
 	struct socket *a, *b, *wanted, *other;
 	struct sock *first;
-	int err, n, i;
+	int n, i;
 
-	alpn_port = ALPN_PORT + 5;
-	a = alpn_listener(test, "127.0.0.1", "one", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	b = alpn_listener(test, "127.0.0.1", "two", &err);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	first = alpn_lookup(NULL);
-	KUNIT_ASSERT_NOT_NULL(test, first);
+	first = alpn_one_two(test, 5, &a, &b);
 	wanted = first == a->sk ? b : a;
 	other = wanted == a ? b : a;
 

@@ -13,10 +13,8 @@
  * make the server close the connection.
  */
 
-#include <linux/ip.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
-#include <linux/udp.h>
 #include <net/sock.h>
 
 #include "../connid.h"
@@ -28,6 +26,7 @@
 #include "../socket.h"
 #include "../transmit.h"
 #include "rx_util.h"
+#include "util.h"
 
 /* Far from the real server's packet numbers, which stay small. */
 #define RX_FIRST_PN	1000
@@ -208,35 +207,9 @@ u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8
 void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len)
 {
 	struct quic_path_group *paths = quic_paths(rc->sk);
-	union quic_addr *src = quic_path_daddr(paths, 0), *dst = quic_path_saddr(paths, 0);
-	struct sk_buff *skb;
-	struct udphdr *uh;
-	struct iphdr *iph;
 
-	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(rc->test, skb);
-	skb_reserve(skb, MAX_HEADER);
-	iph = skb_put_zero(skb, sizeof(*iph));
-	iph->version = 4;
-	iph->ihl = 5;
-	iph->ttl = 64;
-	iph->protocol = IPPROTO_UDP;
-	iph->tot_len = htons(sizeof(*iph) + sizeof(*uh) + len);
-	iph->saddr = src->v4.sin_addr.s_addr;
-	iph->daddr = dst->v4.sin_addr.s_addr;
-	uh = skb_put_zero(skb, sizeof(*uh));
-	uh->source = src->v4.sin_port;
-	uh->dest = dst->v4.sin_port;
-	uh->len = htons(sizeof(*uh) + len);
-	skb_put_data(skb, data, len);
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*iph));
-	__skb_pull(skb, sizeof(*iph));
-	skb->protocol = htons(ETH_P_IP);
-
-	local_bh_disable();
-	quic_rcv(paths->path[0].udp_sk->sk, skb);
-	local_bh_enable();
+	quic_kunit_rcv4(rc->test, paths->path[0].udp_sk->sk, &quic_path_daddr(paths, 0)->v4,
+			&quic_path_saddr(paths, 0)->v4, data, len);
 }
 
 /**

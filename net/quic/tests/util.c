@@ -6,11 +6,15 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/ip.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
 #include <net/net_namespace.h>
 
 #include "../path.h"
+#include "../receive.h"
 #include "util.h"
 
 KUNIT_DEFINE_ACTION_WRAPPER(quic_kunit_sock_release, sock_release, struct socket *);
@@ -128,4 +132,52 @@ void quic_kunit_net_suite_exit(struct kunit_suite *suite)
 {
 	quic_path_flush();
 	quic_kunit_loopback_down();
+}
+
+/**
+ * quic_kunit_rcv4 - hand a UDP payload to the QUIC receive path
+ * @test: the case
+ * @udp_sk: the UDP tunnel socket that received it
+ * @src: its source, a struct sockaddr_in
+ * @dst: its destination, a struct sockaddr_in
+ * @data: the UDP payload
+ * @len: its length
+ *
+ * Builds the IPv4 and UDP headers as the stack leaves them for a tunnel's
+ * encap_rcv and calls quic_rcv() with bottom halves off, as in softirq: on
+ * return the datagram was processed, queued to a socket's backlog, or
+ * held by the receive path.
+ */
+void quic_kunit_rcv4(struct kunit *test, struct sock *udp_sk, const void *src,
+		     const void *dst, const u8 *data, u32 len)
+{
+	const struct sockaddr_in *s = src, *d = dst;
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	struct iphdr *iph;
+
+	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, MAX_HEADER);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->tot_len = htons(sizeof(*iph) + sizeof(*uh) + len);
+	iph->saddr = s->sin_addr.s_addr;
+	iph->daddr = d->sin_addr.s_addr;
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = s->sin_port;
+	uh->dest = d->sin_port;
+	uh->len = htons(sizeof(*uh) + len);
+	skb_put_data(skb, data, len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	__skb_pull(skb, sizeof(*iph));
+	skb->protocol = htons(ETH_P_IP);
+
+	local_bh_disable();
+	quic_rcv(udp_sk, skb);
+	local_bh_enable();
 }

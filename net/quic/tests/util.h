@@ -15,6 +15,8 @@ void quic_kunit_addr6(void *addr, const char *ip, u16 port);
 int quic_kunit_loopback_up(void);
 void quic_kunit_loopback_down(void);
 int quic_kunit_net_suite_init(struct kunit_suite *suite);
+void quic_kunit_rcv4(struct kunit *test, struct sock *udp_sk, const void *src,
+		     const void *dst, const u8 *data, u32 len);
 void quic_kunit_net_suite_exit(struct kunit_suite *suite);
 
 #endif /* __net_quic_tests_util_h__ */
