@@ -542,13 +542,22 @@ static LIST_HEAD(quic_alpn_held_list);	/* oldest first */
 static DEFINE_SPINLOCK(quic_alpn_held_lock);
 static u32 quic_alpn_held_count;
 
-static void quic_alpn_held_drop(struct quic_alpn_held *h, struct sk_buff_head *freed)
+/* Take @h out of the table; returns its datagram. */
+static struct sk_buff *quic_alpn_held_unlink(struct quic_alpn_held *h)
 {
+	struct sk_buff *skb = h->skb;
+
 	lockdep_assert_held(&quic_alpn_held_lock);
 	list_del(&h->list);
 	quic_alpn_held_count--;
-	__skb_queue_tail(freed, h->skb);
 	kfree(h);
+	return skb;
+}
+
+/* Take @h out and queue its datagram on @freed, freed after the lock. */
+static void quic_alpn_held_drop(struct quic_alpn_held *h, struct sk_buff_head *freed)
+{
+	__skb_queue_tail(freed, quic_alpn_held_unlink(h));
 }
 
 static struct quic_alpn_held *quic_alpn_held_find(struct net *net, const union quic_addr *local,
@@ -619,12 +628,8 @@ static struct sk_buff *quic_alpn_unhold(struct net *net, const union quic_addr *
 	__skb_queue_head_init(&freed);
 	spin_lock_bh(&quic_alpn_held_lock);
 	h = quic_alpn_held_find(net, local, peer, dcid, &freed);
-	if (h) {
-		skb = h->skb;
-		list_del(&h->list);
-		quic_alpn_held_count--;
-		kfree(h);
-	}
+	if (h)
+		skb = quic_alpn_held_unlink(h);
 	spin_unlock_bh(&quic_alpn_held_lock);
 	__skb_queue_purge(&freed);
 	return skb;

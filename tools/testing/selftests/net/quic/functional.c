@@ -617,7 +617,7 @@ static void case_stream_limits(struct conn *c)
 				"c", 1), EAGAIN, "and so is a write that would open it");
 	check_errno(stream_open(c->cli, -1, MSG_STREAM_UNI | MSG_STREAM_DONTWAIT |
 				MSG_STREAM_SNDBLOCK, NULL), EAGAIN,
-		    "MSG_STREAM_SNDBLOCK (STREAMS_BLOCKED sent even so) is taken, still EAGAIN");
+		    "STREAM_OPEN takes MSG_STREAM_SNDBLOCK, and is still EAGAIN while the limit holds");
 	check(read_stream(c->srv, 2, 10, 20, true) && read_stream(c->srv, 6, 10, 21, true),
 	      "the server reads both streams to their end");
 	check(wait_event(c->cli, QUIC_EVENT_STREAM_MAX_STREAM, &max_id, sizeof(max_id)) == 8,
