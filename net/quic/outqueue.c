@@ -27,6 +27,8 @@ struct quic_outq_fill {
 	bool padded;
 	bool cc_blocked;	/* ack-eliciting data held back by the window */
 	bool fc_blocked;	/* stream data held back by connection credit */
+	bool nagle_held;	/* new stream data held back by Nagle's algorithm */
+	bool stream_new;	/* new stream data written */
 	u32 frames;		/* frames written into the packet */
 };
 
@@ -201,6 +203,7 @@ void quic_outq_init(struct quic_outq *outq, struct quic_pnspace *pnspace,
 	outq->is_serv = is_serv;
 	outq->peer_validated = is_serv;
 	outq->ack_delay_exponent = QUIC_DEF_ACK_DELAY_EXPONENT;
+	outq->nagle_pn = -1;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_init);
 
@@ -890,7 +893,50 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
 	part->fresh = 0;
 	part->fin = fin;
 	outq->data_sent += n;
+	c->stream_new = true;
 	return true;
+}
+
+/* Unused room below which a packet of stream data counts as full: about a
+ * STREAM frame header with all its fields.
+ */
+#define QUIC_OUTQ_NAGLE_SLACK	24
+
+/*
+ * RFC 9000 Section 13: "A sender MAY wait for a short period of time to
+ * collect multiple frames before sending a packet that is not maximally
+ * packed", delaying "conservatively". Nagle's algorithm in the form Linux
+ * TCP uses (Minshall's): new stream data too short to fill the rest of the
+ * packet waits only while the last packet that went out part-filled with
+ * stream data is unacknowledged, so at most one such packet is in flight
+ * and the wait ends with its acknowledgment (or with its loss being
+ * declared, which empties the flight or acknowledges a later packet).
+ * Writes that add up to a full packet go at once, and data that ends a
+ * stream is never held: the last piece of a message or request is what a
+ * peer waits for. Not for PTO probes.
+ */
+static bool quic_outq_nagle_hold(struct quic_outq_fill *c, const struct quic_pnspace *space)
+{
+	u32 avail = quic_outq_avail(c);
+	struct quic_outq *outq = c->outq;
+	struct quic_outq_stream *os;
+	struct quic_outq_frame *fr;
+	u64 n = 0;
+
+	if (!c->tx->nagle || c->sp->probe || outq->nagle_pn < 0 ||
+	    space->max_pn_acked_seen >= outq->nagle_pn || !quic_cong_in_flight(outq->cong))
+		return false;
+	list_for_each_entry(os, &outq->active, active) {
+		/* A stream on the active list still has its FIN to send. */
+		if (os->fin_queued)
+			return false;
+		list_for_each_entry(fr, &os->pending, list) {
+			n += fr->len;
+			if (n >= avail)
+				return false;
+		}
+	}
+	return n > 0;
 }
 
 /* New stream data, one frame per stream in turn (round robin), so that
@@ -1122,7 +1168,9 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	if (tx->level != QUIC_CRYPTO_EARLY)
 		quic_outq_data_list(&c, &c.sp->crypto);
 	if (idx == QUIC_CRYPTO_APP) {
-		quic_outq_streams(&c);
+		c.nagle_held = quic_outq_nagle_hold(&c, space);
+		if (!c.nagle_held)
+			quic_outq_streams(&c);
 		quic_outq_datagrams(&c);
 	}
 	quic_outq_finish(&c);
@@ -1134,7 +1182,7 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	 * credit is application limited; stopping at the window is not.
 	 */
 	if (idx == QUIC_CRYPTO_APP && !c.sp->probe) {
-		if (c.fc_blocked || !quic_outq_has_data(outq, tx->level))
+		if (c.fc_blocked || c.nagle_held || !quic_outq_has_data(outq, tx->level))
 			quic_cong_set_app_limited(outq->cong, tx->now, true);
 		else if (c.cc_blocked)
 			quic_cong_set_app_limited(outq->cong, tx->now, false);
@@ -1145,6 +1193,8 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 		return 0;
 	}
 	quic_outq_commit(&c, space);
+	if (c.stream_new && quic_outq_avail(&c) > QUIC_OUTQ_NAGLE_SLACK)
+		outq->nagle_pn = tx->pn;
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_fill);

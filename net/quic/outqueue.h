@@ -202,6 +202,9 @@ struct quic_outq_space {
  * @recv_max_data: largest MAX_DATA value queued, resent when one is lost
  * @wmem: bytes of STREAM and DATAGRAM data queued and not released yet
  * @ack_delay_exponent: our ack_delay_exponent, for the ACK frames we send
+ * @nagle_pn: Application packet that last carried new stream data and left
+ *	room unused, -1 for none: while it is unacknowledged, a sender using
+ *	Nagle's algorithm holds back writes too short to fill a packet
  * @is_serv: we are the server
  * @hs_keys: client: Handshake keys are installed (anti-deadlock PTO space)
  * @peer_validated: PeerCompletedAddressValidation() of RFC 9002 Appendix A.8
@@ -231,6 +234,7 @@ struct quic_outq {
 	u64 data_blocked_at;
 	u64 recv_max_data;
 	u64 wmem;
+	s64 nagle_pn;
 	u8 ack_delay_exponent;
 
 	u8 is_serv:1;
@@ -272,6 +276,8 @@ enum quic_outq_timer {
  *	it in flight (RFC 9002 Section 2) with nothing to ever acknowledge it
  * @pmtu_probe: the packet is a PLPMTUD probe: a PING padded to @min_len,
  *	nothing else, whatever the congestion window
+ * @nagle: apply Nagle's algorithm to new stream data (the socket's
+ *	stream_data_nodelay is off); see quic_outq_fill()
  * @now: send time, microseconds
  * @pn: out: the packet number taken from the space (valid if @len)
  * @len: out: payload bytes written; 0 when there was nothing to send
@@ -287,6 +293,7 @@ struct quic_outq_tx {
 	u32 min_len;
 	u32 min_eliciting;
 	bool pmtu_probe;
+	bool nagle;
 	u64 now;
 	s64 pn;
 	u32 len;

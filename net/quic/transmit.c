@@ -129,6 +129,7 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	if (!tag)
 		tx.min_eliciting = QUIC_HP_SAMPLE_LEN;
 	tx.pmtu_probe = pmtu_probe;
+	tx.nagle = !quic_config(sk)->stream_data_nodelay;
 	tx.now = now;
 	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);
 	if (err || !tx.len)

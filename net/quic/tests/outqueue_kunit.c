@@ -44,6 +44,7 @@ struct oq_env {
 	struct quic_outq_tx tx;
 	struct quic_frame frames[OQ_FRAMES];
 	u32 nframes;
+	bool nagle;
 };
 
 static void oq_env_free(void *arg)
@@ -125,6 +126,7 @@ static u32 oq_fill_min(struct kunit *test, struct oq_env *e, u8 level, u32 room,
 		.room = room,
 		.overhead = OQ_OVERHEAD,
 		.min_eliciting = min_eliciting,
+		.nagle = e->nagle,
 		.now = now,
 	};
 	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
@@ -1259,7 +1261,92 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
 }
 
+/* Queue @len pattern bytes at @offset on @s, with the FIN if @fin. */
+static void oq_queue(struct kunit *test, struct oq_env *e, struct quic_stream *s, u32 offset,
+		     u32 len, bool fin)
+{
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + offset, len, fin,
+						      GFP_KERNEL), 0);
+}
+
+/*
+ * RFC 9000 Section 13 lets a sender wait to fill packets. With Nagle's
+ * algorithm (stream_data_nodelay off), a short write waits while the last
+ * part-filled packet of stream data is unacknowledged; writes that add up
+ * to a full packet, the acknowledgment of that packet and a FIN release it.
+ */
+static void outqueue_nagle_holds_short_writes_until_the_short_packet_is_acked(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 now = OQ_T0;
+	s64 short_pn;
+
+	e->nagle = true;
+	/* Nothing part-filled in flight: the first short write goes. */
+	oq_queue(test, e, s, 0, 100, false);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	oq_expect_stream(test, e, 0, 0, 100);
+	short_pn = e->tx.pn;
+
+	/* The second waits, and the sender counts as application limited. */
+	quic_cong_set_app_limited(&e->cong, now, false);
+	oq_queue(test, e, s, 100, 100, false);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 100ULL);
+	KUNIT_EXPECT_TRUE(test, e->cong.app_limited);
+
+	/* Enough for a full packet goes at once; the short rest waits. */
+	oq_queue(test, e, s, 200, 1300, false);
+	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), (u32)OQ_ROOM);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 2U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].data.offset, 100ULL);
+	KUNIT_EXPECT_EQ(test, e->frames[1].data.offset, 200ULL);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq),
+			1500ULL - 200 - e->frames[1].data.len);
+
+	/* Acknowledging the part-filled packet lets the rest go. */
+	now += 10000;
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, short_pn, short_pn, now), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	oq_expect_stream(test, e, 0, 200 + e->frames[1].data.len,
+			 1300 - e->frames[1].data.len);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 0ULL);
+	KUNIT_EXPECT_EQ(test, e->outq.nagle_pn, e->tx.pn);
+
+	/* That one is unacknowledged now, but data that ends the stream goes. */
+	oq_queue(test, e, s, 1500, 10, true);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, now), 0U);
+	oq_expect_stream(test, e, 0, 1500, 10);
+	KUNIT_EXPECT_TRUE(test, e->frames[0].type & QUIC_STREAM_BIT_FIN);
+}
+
+/* stream_data_nodelay: every write goes as soon as it is queued. */
+static void outqueue_nodelay_sends_every_short_write(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		oq_queue(test, e, s, i * 100, 100, false);
+		KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+		oq_expect_stream(test, e, 0, i * 100, 100);
+	}
+	/* A PTO probe is not held either, with Nagle on. */
+	e->nagle = true;
+	oq_queue(test, e, s, 300, 100, false);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	e->outq.spaces[QUIC_CRYPTO_APP].probe = 1;
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_expect_stream(test, e, 0, 300, 100);
+}
+
 static struct kunit_case outqueue_cases[] = {
+	KUNIT_CASE(outqueue_nagle_holds_short_writes_until_the_short_packet_is_acked),
+	KUNIT_CASE(outqueue_nodelay_sends_every_short_write),
 	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
 	KUNIT_CASE(outqueue_ecn_validated_by_matching_counts),
 	KUNIT_CASE(outqueue_ecn_validation_failures_stop_marking),
