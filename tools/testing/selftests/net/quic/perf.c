@@ -92,7 +92,11 @@
  * settings), and for the first run of each QUIC bulk row
  *   # bench-wire <kind> <size> negotiated=<0|1> short=<n> clear=<n> mtu=<m>
  * (disable_1rtt_encryption sent by both; 1-RTT packets looked at, and
- * those carrying the data in the clear). Exit status 0 when every row is
+ * those carrying the data in the clear), and for every run of a QUIC bulk
+ * row
+ *   # bench-pkts <kind> <size> run=<n> packets=<n> bytes_per_packet=<x> mtu=<m>
+ * (packets the client's namespace protected during the transfer, and the
+ * bytes written per packet: how well writes were coalesced). Exit status 0 when every row is
  * ok, 1 otherwise, 2 for bad options.
  */
 
@@ -844,6 +848,12 @@ static bool run_once(const struct row *r, int rep, double *value, char *why, siz
 		ktap_diag("server:");
 		print_note(s[1].res.note);
 	}
+	/* How full the sender's packets were: writes coalesced or not. */
+	if (ok && s[0].res.pkts)
+		ktap_diag("bench-pkts %s %zu run=%d packets=%llu bytes_per_packet=%.0f mtu=%d",
+			  kind_names[r->kind], r->size, rep + 1,
+			  (unsigned long long)s[0].res.pkts,
+			  (double)s[0].res.bytes / s[0].res.pkts, r->mtu);
 	if (j.wire_check && s[0].got == sizeof(s[0].res) && s[0].res.wire_short >= 0)
 		ktap_diag("bench-wire %s %zu negotiated=%d short=%d clear=%d mtu=%d",
 			  kind_names[r->kind], r->size, s[0].res.nocrypt_negotiated,

@@ -72,6 +72,8 @@ struct perf_res {
 	int nocrypt_negotiated;
 	int wire_short;		/* -1: no wire check */
 	int wire_clear;
+	/* QUIC bulk client: packets its namespace protected during the transfer */
+	uint64_t pkts;
 	char why[240];
 	char note[1024];
 };
@@ -100,6 +102,7 @@ int perf_sock_accepted(const struct perf_job *j, int fd);
 int perf_handshake(const struct perf_job *j, int fd, bool server, char *why, size_t len);
 void perf_sock_describe(const struct perf_job *j, int fd, struct perf_res *r);
 void perf_sock_report_end(const struct perf_job *j, int fd, struct perf_res *r);
+uint64_t perf_sock_quic_packets(void);
 void perf_libquic_log(int level, const char *msg);
 const char *perf_libquic_last(void);
 

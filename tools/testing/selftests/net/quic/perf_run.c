@@ -701,9 +701,13 @@ void perf_client(const struct perf_job *j, struct perf_res *r)
 	fd = connect_conn(j, r, &err);
 	if (fd < 0)
 		return;
-	if (j->test == PERF_TPUT)
+	if (j->test == PERF_TPUT) {
+		uint64_t pkts = perf_is_quic(j->kind) ? perf_sock_quic_packets() : 0;
+
 		tput_client(j, fd, r);
-	else
+		if (pkts)
+			r->pkts = perf_sock_quic_packets() - pkts;
+	} else
 		rr_client(j, fd, r);
 	if (!r->ok)
 		perf_sock_report_end(j, fd, r);

@@ -456,6 +456,28 @@ static int transport_param(int fd, struct quic_transport_param *p)
  * The client calls it when its run failed; the server always, since only
  * the client may see the failure. The parent prints it for failed runs.
  */
+/*
+ * Packets QUIC protected and sent in the caller's namespace so far
+ * (QuicPktEncFastpaths + QuicPktEncBacklogs of /proc/net/quic/snmp), 0 when
+ * the file cannot be read.
+ */
+uint64_t perf_sock_quic_packets(void)
+{
+	unsigned long long v, sum = 0;
+	char line[128], name[64];
+	FILE *f;
+
+	f = fopen("/proc/net/quic/snmp", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu", name, &v) == 2 &&
+		    (!strcmp(name, "QuicPktEncFastpaths") || !strcmp(name, "QuicPktEncBacklogs")))
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
 void perf_sock_report_end(const struct perf_job *j, int fd, struct perf_res *r)
 {
 	struct {
