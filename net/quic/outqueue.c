@@ -28,6 +28,7 @@ struct quic_outq_fill {
 	bool cc_blocked;	/* ack-eliciting data held back by the window */
 	bool fc_blocked;	/* stream data held back by connection credit */
 	bool nagle_held;	/* new stream data held back by Nagle's algorithm */
+	bool ack;		/* an ACK frame written */
 	bool stream_new;	/* new stream data written */
 	u32 frames;		/* frames written into the packet */
 };
@@ -601,7 +602,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_stream_purge);
  * Flow control and the congestion window are not considered.
  *
  * Return: true when frames wait in the level's space (for the Application
- * space: stream data and DATAGRAM frames too) or an ACK frame is due.
+ * space: stream data and DATAGRAM frames too) or an ACK frame is due (owed
+ * and not allowed to wait for the ACK timer).
  */
 bool quic_outq_has_data(const struct quic_outq *outq, u8 level)
 {
@@ -610,7 +612,8 @@ bool quic_outq_has_data(const struct quic_outq *outq, u8 level)
 
 	if (!list_empty(&sp->ctrl) || !list_empty(&sp->crypto) || !list_empty(&sp->retrans))
 		return true;
-	if (level != QUIC_CRYPTO_EARLY && outq->pnspace[idx].need_sack)
+	if (level != QUIC_CRYPTO_EARLY && outq->pnspace[idx].need_sack &&
+	    !outq->pnspace[idx].ack_delayed)
 		return true;
 	return idx == QUIC_CRYPTO_APP &&
 	       (!list_empty(&outq->active) || !list_empty(&outq->datagrams));
@@ -1004,6 +1007,7 @@ static void quic_outq_ack(struct quic_outq_fill *c, struct quic_pnspace *space)
 	if (quic_frame_encode(&c->p, &room, &f))
 		return;
 	c->left = room;
+	c->ack = true;
 	space->need_sack = 0;
 }
 
@@ -1188,10 +1192,17 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 			quic_cong_set_app_limited(outq->cong, tx->now, false);
 	}
 
+	/* An ACK frame that may still wait does not make a packet alone. */
+	if (c.ack && !c.eliciting && !c.frames && !c.padded && space->ack_delayed) {
+		space->need_sack = 1;
+		c.left = tx->room;
+	}
 	if (c.left == tx->room) {
 		kfree(c.pkt);
 		return 0;
 	}
+	if (c.ack)
+		space->ack_delayed = 0;
 	quic_outq_commit(&c, space);
 	if (c.stream_new && quic_outq_avail(&c) > QUIC_OUTQ_NAGLE_SLACK)
 		outq->nagle_pn = tx->pn;

@@ -99,7 +99,10 @@ struct quic_ack_info {
  * @ecn_count: ECN counters by direction (&enum quic_ecn_dir) and codepoint
  * @pn_map: bitmap of received packet numbers; bit i stands for @base_pn + i
  * @pn_map_len: number of bits in @pn_map
- * @need_sack: an ACK frame is due in this space
+ * @need_sack: an ACK frame is owed in this space
+ * @ack_delayed: the ACK frame owed may wait for the ACK timer (max_ack_delay,
+ *	RFC 9000 Section 13.2.1): until then it only goes in a packet sent for
+ *	other frames, never in one of its own
  * @sack_path: path the ACK frame is to be sent on
  * @min_pn_seen: smallest packet number still tracked; anything lower is too old
  * @base_pn: smallest packet number at or above @min_pn_seen not received yet;
@@ -121,6 +124,7 @@ struct quic_pnspace {
 	unsigned long *pn_map;
 	u16 pn_map_len;
 	u8 need_sack:1;
+	u8 ack_delayed:1;
 	u8 sack_path:1;
 
 	s64 min_pn_seen;

@@ -377,17 +377,25 @@ static void quic_rcv_packet_done(struct sock *sk, struct quic_rcv_pkt *rp)
 
 	if (!rp->ack_eliciting)
 		return;
-	space->need_sack = 1;
+	/* Nothing owed: every packet before this one was acknowledged. */
+	if (!space->need_sack)
+		quic_sk(sk)->ack_pending = 0;
 	/* RFC 9000 Section 13.2.1: Initial and Handshake packets are
 	 * acknowledged at once; 1-RTT ones within max_ack_delay, or at once
-	 * for every second packet, or when one arrives out of order.
+	 * for every second packet (Section 13.2.2), or when one arrives out of
+	 * order. Until then the ACK frame only rides on packets sent anyway.
 	 */
 	if (rp->level != QUIC_CRYPTO_APP || quic_pnspace_has_gap(space) ||
 	    ++quic_sk(sk)->ack_pending >= 2) {
 		quic_sk(sk)->ack_pending = 0;
 		quic_sk(sk)->ack_now = 1;
+		space->need_sack = 1;
+		space->ack_delayed = 0;
 		return;
 	}
+	if (!space->need_sack)
+		space->ack_delayed = 1;
+	space->need_sack = 1;
 	quic_timer_reduce(quic_timers(sk), QUIC_TIMER_ACK, quic_local_param(sk)->max_ack_delay);
 }
 

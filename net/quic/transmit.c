@@ -852,8 +852,10 @@ static void quic_xmit_loss_fire(struct sock *sk)
 	quic_xmit(sk);
 }
 
+/* max_ack_delay is up: the ACK frame owed goes, alone if need be. */
 static void quic_xmit_ack_fire(struct sock *sk)
 {
+	quic_pnspace(sk, QUIC_CRYPTO_APP)->ack_delayed = 0;
 	quic_xmit(sk);
 }
 

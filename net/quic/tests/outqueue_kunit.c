@@ -169,6 +169,14 @@ static s64 oq_send_data(struct kunit *test, struct oq_env *e, struct quic_stream
 	return e->tx.pn;
 }
 
+/* Queue @len pattern bytes at @offset on @s, with the FIN if @fin. */
+static void oq_queue(struct kunit *test, struct oq_env *e, struct quic_stream *s, u32 offset,
+		     u32 len, bool fin)
+{
+	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + offset, len, fin,
+						      GFP_KERNEL), 0);
+}
+
 /* Send a packet holding a PING only (ack-eliciting, nothing to repair). */
 static s64 oq_send_ping(struct kunit *test, struct oq_env *e, u8 level, u64 now)
 {
@@ -1066,6 +1074,46 @@ static void outqueue_ack_frame_goes_first_when_owed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, app->need_sack);
 }
 
+/*
+ * RFC 9000 Section 13.2.1: an acknowledgment of 1-RTT packets may wait up
+ * to max_ack_delay. While it may, it rides on a packet sent for other
+ * frames but makes no packet of its own; once due, it does.
+ */
+static void outqueue_delayed_ack_rides_on_data_but_never_goes_alone(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
+	app->need_sack = 1;
+	app->ack_delayed = 1;
+	KUNIT_EXPECT_FALSE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_EXPECT_TRUE(test, app->need_sack);
+	KUNIT_EXPECT_EQ(test, app->next_pn, 0LL);
+
+	/* Data to send: the ACK frame goes with it and is no longer owed. */
+	oq_queue(test, e, s, 0, 50, false);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 2U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
+	KUNIT_EXPECT_FALSE(test, app->need_sack);
+	KUNIT_EXPECT_FALSE(test, app->ack_delayed);
+
+	/* Due (a second packet, or the ACK timer): it goes alone. */
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 1, OQ_T0), 0);
+	app->need_sack = 1;
+	KUNIT_EXPECT_TRUE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_APP);
+	KUNIT_ASSERT_EQ(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
+	KUNIT_EXPECT_EQ(test, e->frames[0].ack.largest, 1ULL);
+	KUNIT_EXPECT_FALSE(test, e->tx.ack_eliciting);
+}
+
 static void outqueue_lost_max_data_resent_with_current_value(struct kunit *test)
 {
 	struct quic_frame f = { .type = QUIC_FRAME_MAX_DATA };
@@ -1261,14 +1309,6 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->frames[0].type, QUIC_FRAME_ACK);
 }
 
-/* Queue @len pattern bytes at @offset on @s, with the FIN if @fin. */
-static void oq_queue(struct kunit *test, struct oq_env *e, struct quic_stream *s, u32 offset,
-		     u32 len, bool fin)
-{
-	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data + offset, len, fin,
-						      GFP_KERNEL), 0);
-}
-
 /*
  * RFC 9000 Section 13 lets a sender wait to fill packets. With Nagle's
  * algorithm (stream_data_nodelay off), a short write waits while the last
@@ -1377,6 +1417,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_fin_acked_moves_stream_to_data_recvd),
 	KUNIT_CASE(outqueue_datagram_never_retransmitted),
 	KUNIT_CASE(outqueue_ack_frame_goes_first_when_owed),
+	KUNIT_CASE(outqueue_delayed_ack_rides_on_data_but_never_goes_alone),
 	KUNIT_CASE(outqueue_lost_max_data_resent_with_current_value),
 	KUNIT_CASE(outqueue_streams_share_packets_round_robin),
 	KUNIT_CASE(outqueue_reset_stream_purges_its_data),
