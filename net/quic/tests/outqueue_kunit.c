@@ -177,6 +177,13 @@ static void oq_queue(struct kunit *test, struct oq_env *e, struct quic_stream *s
 						      GFP_KERNEL), 0);
 }
 
+/* The peer's packet @pn arrived in @space: an ACK frame is owed there. */
+static void oq_owe_ack(struct kunit *test, struct quic_pnspace *space, s64 pn)
+{
+	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, pn, OQ_T0), 0);
+	space->need_sack = 1;
+}
+
 /* Send a packet holding a PING only (ack-eliciting, nothing to repair). */
 static s64 oq_send_ping(struct kunit *test, struct oq_env *e, u8 level, u64 now)
 {
@@ -338,8 +345,7 @@ static void outqueue_rtt_sample_only_when_largest_newly_acked_is_eliciting(struc
 	 * peer an ACK for its packet 0).
 	 */
 	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 0);
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + 10000), 0U);
 	KUNIT_ASSERT_EQ(test, e->tx.pn, 1LL);
 	KUNIT_ASSERT_FALSE(test, e->tx.ack_eliciting);
@@ -932,8 +938,7 @@ static void outqueue_cwnd_blocks_eliciting_data_but_not_ack_only(struct kunit *t
 	inflight = quic_cong_in_flight(&e->cong);
 	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 100, false,
 						      GFP_KERNEL), 0);
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 0);
 
 	/* Act */
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
@@ -959,8 +964,7 @@ static void outqueue_eliciting_minimum_pads_data_but_not_ack_only(struct kunit *
 	u32 inflight = quic_cong_in_flight(&e->cong);
 
 	/* Arrange: an ACK is owed for the peer's packet 0, nothing else. */
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 0);
 
 	/* Act, Assert: RFC 9002 Section 2, a packet with PADDING counts in
 	 * flight, and one of ACK frames alone is never acknowledged on its
@@ -1085,8 +1089,7 @@ static void outqueue_delayed_ack_rides_on_data_but_never_goes_alone(struct kunit
 	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
 	struct quic_stream *s = oq_stream(test, e, 0);
 
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 0);
 	app->ack_delayed = 1;
 	KUNIT_EXPECT_FALSE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
 	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
@@ -1103,8 +1106,7 @@ static void outqueue_delayed_ack_rides_on_data_but_never_goes_alone(struct kunit
 	KUNIT_EXPECT_FALSE(test, app->ack_delayed);
 
 	/* Due (a second packet, or the ACK timer): it goes alone. */
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 1, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 1);
 	KUNIT_EXPECT_TRUE(test, quic_outq_has_data(&e->outq, QUIC_CRYPTO_APP));
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
 	oq_decode(test, e, QUIC_CRYPTO_APP);
@@ -1287,8 +1289,7 @@ static void outqueue_early_data_packet_has_no_ack(struct kunit *test)
 	struct quic_stream *s = oq_stream(test, e, 0);
 
 	/* Arrange: an ACK is owed in the Application space, data is queued. */
-	KUNIT_ASSERT_EQ(test, quic_pnspace_mark(app, 0, OQ_T0), 0);
-	app->need_sack = 1;
+	oq_owe_ack(test, app, 0);
 	KUNIT_ASSERT_EQ(test, quic_outq_stream_append(&e->outq, s, e->data, 50, false,
 						      GFP_KERNEL), 0);
 
