@@ -607,7 +607,11 @@ static void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 	kfree_skb(skb);
 
 	if (quic_is_establishing(sk) || quic_is_established(sk)) {
-		if (quic_sk(sk)->ack_now)
+		/* The ACK timer only serves a 1-RTT acknowledgment still
+		 * allowed to wait, which a coalesced 1-RTT packet may have
+		 * left behind an Initial or Handshake one that was due.
+		 */
+		if (quic_sk(sk)->ack_now && !quic_pnspace(sk, QUIC_CRYPTO_APP)->ack_delayed)
 			quic_timer_stop(quic_timers(sk), QUIC_TIMER_ACK);
 		quic_xmit(sk);
 	}

@@ -702,11 +702,12 @@ void perf_client(const struct perf_job *j, struct perf_res *r)
 	if (fd < 0)
 		return;
 	if (j->test == PERF_TPUT) {
-		uint64_t pkts = perf_is_quic(j->kind) ? perf_sock_quic_packets() : 0;
+		uint64_t before = perf_is_quic(j->kind) ? perf_sock_quic_packets() : 0, after;
 
 		tput_client(j, fd, r);
-		if (pkts)
-			r->pkts = perf_sock_quic_packets() - pkts;
+		after = before ? perf_sock_quic_packets() : 0;
+		if (after > before)
+			r->pkts = after - before;
 	} else
 		rr_client(j, fd, r);
 	if (!r->ok)
