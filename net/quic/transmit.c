@@ -128,6 +128,20 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	 */
 	if (!tag)
 		tx.min_eliciting = QUIC_HP_SAMPLE_LEN;
+	/*
+	 * RFC 9000 Section 14.1: a client expands every datagram carrying an
+	 * Initial packet to 1200 bytes, a server only those carrying an
+	 * ack-eliciting one. A server's padded ACK-only Initial would be in
+	 * flight (RFC 9002 Section 2) with nothing to ever acknowledge it: a
+	 * client whose probes it answers while TLS prepares the ServerHello
+	 * would fill the server's congestion window with them, and then the
+	 * ServerHello, held by the window with no PTO armed (nothing
+	 * ack-eliciting in flight), would never leave.
+	 */
+	if (level == QUIC_CRYPTO_INITIAL && quic_paths(sk)->serv) {
+		tx.min_eliciting = max(tx.min_eliciting, tx.min_len);
+		tx.min_len = 0;
+	}
 	tx.pmtu_probe = pmtu_probe;
 	tx.nagle = !quic_config(sk)->stream_data_nodelay;
 	tx.now = now;

@@ -212,6 +212,24 @@ static void conn_survives_lost_server_handshake_flight(struct kunit *test)
 	conn_transfer_up_and_down(test, &p, 0, 5000);
 }
 
+/*
+ * RFC 9002 Section 6.2.2.1: while the server's TLS is still making its
+ * ServerHello, the client's PTO probes its Initial space and the server
+ * acknowledges every probe. RFC 9000 Section 14.1 has the server pad only
+ * ack-eliciting Initials: padded, those ACK-only packets would count in
+ * flight (RFC 9002 Section 2) with nothing ever acknowledging them, fill
+ * the server's window (ten 1200-byte datagrams) and hold the ServerHello
+ * back for good, no PTO being armed for them. The server here answers
+ * only after the client's first Initial and eleven probes.
+ */
+static void conn_server_hello_goes_after_the_client_probed_many_times(struct kunit *test)
+{
+	struct conn_pair p = { .server_waits_initials = 12 };
+
+	conn_handshake(test, &conn_cases[0], 63016, &p);
+	conn_transfer_up_and_down(test, &p, 0, 5000);
+}
+
 /* RFC 9002 Section 6.1: later packets acknowledged reveal the lost ones,
  * whose frames are sent again (RFC 9000 Section 13.3). The burst takes the
  * first flights and the probes of several PTOs, each twice as long as the
@@ -947,6 +965,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_ioctl_reports_the_queues),
 	KUNIT_CASE_SLOW(conn_survives_lost_client_initial),
 	KUNIT_CASE_SLOW(conn_survives_lost_server_handshake_flight),
+	KUNIT_CASE_SLOW(conn_server_hello_goes_after_the_client_probed_many_times),
 	KUNIT_CASE_SLOW(conn_survives_burst_of_lost_1rtt_packets),
 	KUNIT_CASE_SLOW(conn_survives_every_other_ack_lost),
 	KUNIT_CASE(conn_drops_forged_datagrams),

@@ -6,6 +6,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/in.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
@@ -318,6 +319,24 @@ void conn_limit_streams(struct kunit *test, struct socket *sock, u16 max)
 	conn_tp_set(test, sock, CONN_TP_MAX_STREAMS, max);
 }
 
+/* Wait (20 s at most) until @client has sent @count Initial packets. */
+static void conn_wait_initials(struct kunit *test, struct socket *client, u8 count)
+{
+	struct quic_pnspace *space = quic_pnspace(client->sk, QUIC_CRYPTO_INITIAL);
+	unsigned long end = jiffies + 20 * HZ;
+	s64 sent;
+
+	for (;;) {
+		lock_sock(client->sk);
+		sent = space->next_pn;
+		release_sock(client->sk);
+		if (sent >= count || time_after(jiffies, end))
+			break;
+		msleep(20);
+	}
+	KUNIT_ASSERT_GE(test, sent, count);
+}
+
 /**
  * conn_handshake - connect a client to a listener and complete a stand-in handshake
  * @test: the case
@@ -425,6 +444,8 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)),
 			0);
 	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
+	if (p->server_waits_initials)
+		conn_wait_initials(test, p->client, p->server_waits_initials);
 	if (p->server_pref)
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->server->sk,
 							     QUIC_SOCKOPT_CONNECTION_MIGRATION,

@@ -42,6 +42,9 @@ struct conn_case {
  *	the 28-byte QUIC_SOCKOPT_CONFIG layout; 0: not set).
  * @server_pref: a preferred address the server offers once accepted
  *	(QUIC_SOCKOPT_CONNECTION_MIGRATION before its parameters go out).
+ * @server_waits_initials: the server's stand-in TLS is slow: it answers
+ *	the ClientHello only once the client has sent this many Initial
+ *	packets (its first, then PTO probes); 0: at once.
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -63,6 +66,7 @@ struct conn_pair {
 	u32 client_token_len;
 	u32 client_keepalive;
 	union quic_addr *server_pref;
+	u8 server_waits_initials;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);
