@@ -9,7 +9,8 @@
  *
  * A namespace pair (netns.h) with one agent in each side: side 1
  * (192.0.2.2, 2001:db8::2) is the server's, side 0 the client's. Cases:
- * no agent (ESRCH); an in-kernel client fetching from quic-server; quic-client
+ * no agent (ESRCH); an in-kernel client fetching from quic-server (also
+ * with the server started after the client's first Initial); quic-client
  * fetching from an in-kernel server; in-kernel to in-kernel across the two
  * namespaces over IPv4 and IPv6; each with a PSK from the keyring and with
  * X.509. Failures: a wrong PSK, a key serial that does not exist, a name
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/klog.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -50,6 +52,8 @@
 #define HELLO		"hello-from-a-userspace-QUIC-server"
 #define SERVER_NAME	"server.test"
 #define TIMEOUT_MS	15000
+#define SLOW_S		8	/* an exchange still running then is likely stuck */
+#define SYSLOG_ACTION_READ_ALL	3	/* klogctl(): the whole kernel log */
 
 static struct netns_pair pair;
 static pid_t agents[2];
@@ -207,21 +211,67 @@ static void agent_start(int side)
 	agent_start_cert(side, cert_path("server.pem"));
 }
 
-/* Print the end of a log file as diagnostics (after a failure). */
-static void show_log(const char *path)
+/* Print the last 3000 bytes of @len in @buf, a line at a time, as @name's. */
+static void show_text(const char *name, char *buf, ssize_t len)
 {
-	static char buf[65536];
 	char *line, *save = NULL, *start = buf;
-	ssize_t len = read_file(path, buf, sizeof(buf));
 
 	if (len <= 0)
 		return;
+	buf[len] = '\0';
 	if (len > 3000) {
 		start = strchr(buf + len - 3000, '\n');
 		start = start ? start + 1 : buf + len - 3000;
 	}
 	for (line = strtok_r(start, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		ktap_diag("%s: %s", path, line);
+		ktap_diag("%s: %s", name, line);
+}
+
+/* Print the end of a log file as diagnostics (after a failure). */
+static void show_log(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+	off_t end;
+
+	if (fd < 0)
+		return;
+	/* Files of /proc have no size: they are read from their start. */
+	end = lseek(fd, 0, SEEK_END);
+	if (end > (off_t)sizeof(buf) - 1)
+		lseek(fd, end - (sizeof(buf) - 1), SEEK_SET);
+	else
+		lseek(fd, 0, SEEK_SET);
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	show_text(path, buf, len);
+}
+
+/*
+ * For an exchange that failed or takes too long: what QUIC in each
+ * namespace counted and which sockets it holds (read through an agent's
+ * /proc entry, which is in its namespace), and the end of the kernel log,
+ * where the sample module reports its steps.
+ */
+static void show_state(void)
+{
+	static const char *const files[] = { "snmp", "conns" };
+	static char klog[65536];
+	char path[64];
+	unsigned int f;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		if (agents[side] <= 0)
+			continue;
+		for (f = 0; f < ARRAY_SIZE(files); f++) {
+			snprintf(path, sizeof(path), "/proc/%d/net/quic/%s", agents[side],
+				 files[f]);
+			show_log(path);
+		}
+	}
+	show_text("dmesg", klog, klogctl(SYSLOG_ACTION_READ_ALL, klog, sizeof(klog) - 1));
 }
 
 /* ------------------------------------------------------------ the module */
@@ -284,7 +334,27 @@ static pid_t sample_start(int side, const char *params, bool agent_up)
 static int sample_wait(pid_t pid, double *secs)
 {
 	double start = now();
-	int rc = wait_exit(pid);
+	bool snap = false;
+	int rc, st = 0;
+	pid_t r;
+
+	/*
+	 * Every exchange here takes well under SLOW_S: one still running
+	 * then is likely stuck, and its sockets are listed while they exist
+	 * (the module releases them when it gives up).
+	 */
+	while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
+		usleep(20 * 1000);
+		if (!snap && now() - start > SLOW_S) {
+			snap = true;
+			ktap_diag("still waiting after %d s: the state of both namespaces", SLOW_S);
+			show_state();
+		}
+	}
+	if (r < 0)
+		rc = -errno;
+	else
+		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 
 	if (secs)
 		*secs = now() - start;
@@ -346,8 +416,13 @@ static void case_no_agent(void)
 		     "no agent listening: the kernel client's request fails at once");
 }
 
-/* An in-kernel client fetches /hello.txt from quic-server on side 1. */
-static void case_kernel_client(bool psk)
+/*
+ * An in-kernel client fetches /hello.txt from quic-server on side 1. With
+ * @late_ms the client starts first and the server @late_ms later: the
+ * client's first Initial finds no socket, and a retransmission must reach
+ * the server once it listens.
+ */
+static void case_kernel_client(bool psk, int late_ms)
 {
 	char params[512], listen[64];
 	char *argv[] = { SERVER, "--listen", listen, "--root", WWW, "--alpn", "hq-interop",
@@ -355,14 +430,16 @@ static void case_kernel_client(bool psk)
 			 (char *)cert_path(psk ? "psk-alice.txt" : "server.pem"),
 			 psk ? NULL : "--key", psk ? NULL : (char *)cert_path("server.key"),
 			 NULL };
-	int port = psk ? 4451 : 4452;
-	pid_t server;
+	int port = late_ms ? 4456 : psk ? 4451 : 4452;
+	pid_t server = 0, client = 0;
 	double secs;
 	int rc;
 
 	snprintf(listen, sizeof(listen), "%s:%d", addr4[1], port);
-	server = spawn(1, "/tmp/kconsumer-server.log", argv);
-	usleep(300 * 1000);
+	if (!late_ms) {
+		server = spawn(1, "/tmp/kconsumer-server.log", argv);
+		usleep(300 * 1000);
+	}
 	if (psk)
 		snprintf(params, sizeof(params),
 			 "role=client addr=%s port=%d psk=%d path=/hello.txt expect=%s",
@@ -371,12 +448,22 @@ static void case_kernel_client(bool psk)
 		snprintf(params, sizeof(params),
 			 "role=client addr=%s port=%d peername=%s path=/hello.txt expect=%s",
 			 addr4[1], port, SERVER_NAME, HELLO);
-	rc = sample_run(0, params, &secs);
+	if (late_ms) {
+		client = sample_start(0, params, true);
+		usleep(late_ms * 1000);
+		server = spawn(1, "/tmp/kconsumer-server.log", argv);
+		rc = sample_wait(client, &secs);
+	} else {
+		rc = sample_run(0, params, &secs);
+	}
 	stop(&server);
-	if (!ktap_result(rc == 0, "in-kernel client fetches a file from quic-server (%s): %s, %.2f s",
-			 psk ? "PSK" : "X.509", rc ? errno_name(rc) : "ok", secs)) {
+	if (!ktap_result(rc == 0,
+			 "in-kernel client fetches a file from quic-server (%s%s): %s, %.2f s",
+			 psk ? "PSK" : "X.509", late_ms ? ", the server starts late" : "",
+			 rc ? errno_name(rc) : "ok", secs)) {
 		show_log("/tmp/kconsumer-server.log");
 		show_log(agent_log(0));
+		show_state();
 	}
 }
 
@@ -448,6 +535,7 @@ static void case_kernel_server(bool psk)
 			 rc ? errno_name(rc) : "ok", crc, ok_file ? "right" : "wrong")) {
 		show_log("/tmp/kconsumer-client.log");
 		show_log(agent_log(1));
+		show_state();
 	}
 }
 
@@ -475,8 +563,13 @@ static void case_user_socket(void)
 	rc = sample_run(0, params, &secs);
 	user_socket = NULL;
 	stop(&server);
-	ktap_result(rc == 0, "a socket from userspace handed to the kernel consumer: %s, %.2f s",
-		    rc ? errno_name(rc) : "ok", secs);
+	if (!ktap_result(rc == 0,
+			 "a socket from userspace handed to the kernel consumer: %s, %.2f s",
+			 rc ? errno_name(rc) : "ok", secs)) {
+		show_log("/tmp/kconsumer-server.log");
+		show_log(agent_log(0));
+		show_state();
+	}
 }
 
 /* Both ends in the kernel: the server in side 1, the client in side 0. */
@@ -502,6 +595,7 @@ static void case_kernel_both(bool psk, bool ipv6)
 			 rc ? errno_name(rc) : "ok", secs)) {
 		show_log(agent_log(0));
 		show_log(agent_log(1));
+		show_state();
 	}
 }
 
@@ -689,7 +783,7 @@ int main(void)
 	int sockets_before, sockets_after = -1;
 	double deadline;
 
-	ktap_plan(21);
+	ktap_plan(22);
 	if (setup()) {
 		ktap_diag("setup failed: no case can run");
 		return 1;
@@ -698,8 +792,9 @@ int main(void)
 	case_no_agent();
 	agent_start(0);
 	agent_start(1);
-	case_kernel_client(true);
-	case_kernel_client(false);
+	case_kernel_client(true, 0);
+	case_kernel_client(false, 0);
+	case_kernel_client(true, 1500);
 	case_kernel_server(true);
 	case_kernel_server(false);
 	case_user_socket();
