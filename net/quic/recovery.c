@@ -334,6 +334,56 @@ static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
 	return best;
 }
 
+/*
+ * The earliest PTO of the Initial and Handshake spaces that have something
+ * to probe (ack-eliciting packets in flight, or lost CRYPTO data), 0 for
+ * none. Not for a server blocked by the anti-amplification limit.
+ */
+static u64 quic_outq_hs_pto_time(const struct quic_outq *outq, u8 *idx)
+{
+	static const u8 order[] = { QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE };
+	u64 t, best = 0;
+	int i;
+
+	if (outq->amp_limited)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!quic_outq_space_needs_pto(outq, order[i]))
+			continue;
+		t = outq->pnspace[order[i]].last_sent_time + quic_cong_pto(outq->cong, order[i]);
+		if (!best || t < best) {
+			best = t;
+			*idx = order[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * A loss time set in one space takes the timer first (Appendix A.8), but
+ * not from a handshake space's PTO that is due sooner: this departs from
+ * the pseudocode, where the PTO waits for every loss time to clear. A
+ * client that sends 1-RTT data right after its Finished has, on a lossy
+ * path, nearly always some 1-RTT packet waiting for the time threshold;
+ * each new acknowledgment sets another loss time before the overdue PTO
+ * gets its turn, and a lost Finished would never be sent again.
+ *
+ * Return: true, with that PTO's time in *@t and its space in *@idx, when
+ * one is due before @loss; false otherwise (*@t and *@idx untouched).
+ */
+static bool quic_outq_hs_pto_first(const struct quic_outq *outq, u64 loss, u64 *t, u8 *idx)
+{
+	u64 pto;
+	u8 i;
+
+	pto = quic_outq_hs_pto_time(outq, &i);
+	if (!pto || pto >= loss)
+		return false;
+	*t = pto;
+	*idx = i;
+	return true;
+}
+
 /**
  * quic_outq_loss_timer - when the loss detection timer must fire
  * @outq: the queue
@@ -341,7 +391,8 @@ static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
  * @level: set to the level (&enum quic_crypto_level) of the space it is for
  *
  * SetLossDetectionTimer() of RFC 9002 Appendix A.8: the earliest loss time
- * of the spaces (time threshold, Section 6.1.2); otherwise no timer while
+ * of the spaces (time threshold, Section 6.1.2), or an Initial or Handshake
+ * PTO due before it (quic_outq_hs_pto_first()); otherwise no timer while
  * a server is blocked by the anti-amplification limit, nor when nothing
  * ack-eliciting is in flight and the peer has validated our address
  * (&quic_outq.peer_validated; a client with nothing in flight keeps an
@@ -358,8 +409,10 @@ u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level)
 	u8 idx;
 
 	t = quic_outq_loss_time(outq, &idx);
-	if (t)
+	if (t) {
+		quic_outq_hs_pto_first(outq, t, &t, &idx);
 		goto out;
+	}
 	if (outq->amp_limited)
 		return 0;
 	if (!quic_outq_eliciting_in_flight(outq) && outq->peer_validated)
@@ -404,8 +457,10 @@ static void quic_outq_probe(struct quic_outq *outq, u8 idx)
  * @level: set to the level of the space handled
  *
  * OnLossDetectionTimeout() of RFC 9002 Appendix A.9. With a loss time set,
- * the packets of that space past the time threshold are declared lost.
- * Otherwise this is a PTO: the period backs off (quic_cong_pto_backoff())
+ * the packets of that space past the time threshold are declared lost,
+ * unless that time is still ahead and an Initial or Handshake PTO is due
+ * (quic_outq_hs_pto_first()). Otherwise this is a PTO: the period backs
+ * off (quic_cong_pto_backoff())
  * and the space of the earliest PTO (or, for a client with nothing in
  * flight, the anti-deadlock space) gets %QUIC_OUTQ_PTO_PROBES probes: the
  * next ack-eliciting packets quic_outq_fill() builds at @level ignore the
@@ -417,9 +472,16 @@ static void quic_outq_probe(struct quic_outq *outq, u8 idx)
  */
 int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 {
-	u8 idx;
+	u64 t, pto;
+	u8 idx, hs;
 
-	if (quic_outq_loss_time(outq, &idx)) {
+	t = quic_outq_loss_time(outq, &idx);
+	if (t) {
+		/* A handshake PTO due before a loss time not reached yet. */
+		if (t > now && quic_outq_hs_pto_first(outq, t, &pto, &hs) && pto <= now) {
+			idx = hs;
+			goto probe;
+		}
 		quic_outq_detect_lost(outq, idx, now);
 		*level = idx;
 		return QUIC_OUTQ_TIMER_LOSS;
@@ -427,6 +489,7 @@ int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 	/* The conditions of SetLossDetectionTimer(): no PTO when none is armed. */
 	if (!quic_outq_loss_timer(outq, now, &idx))
 		return QUIC_OUTQ_TIMER_NONE;
+probe:
 	quic_outq_probe(outq, idx);
 	quic_cong_pto_backoff(outq->cong);
 	*level = idx;

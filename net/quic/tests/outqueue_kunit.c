@@ -648,6 +648,60 @@ static void outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window(struct
 	KUNIT_EXPECT_EQ(test, e->frames[e->nframes - 1].data.len, 36U);
 }
 
+static void outqueue_overdue_handshake_pto_goes_before_a_pending_loss_time(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_pnspace *app = &e->space[QUIC_CRYPTO_APP];
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 now = OQ_T0 + 151000, pto;
+	u8 level;
+
+	/* Arrange: the client's Finished in Handshake packet 0 at T0, never
+	 * acknowledged. 1-RTT packets 0 and 1 at T0 + 100 ms and + 101 ms;
+	 * packet 1 is acknowledged at T0 + 151 ms (first RTT sample, 50 ms):
+	 * packet 0 waits for the time threshold, T0 + 156.25 ms, while the
+	 * Handshake PTO, T0 + 50 ms + 4 * 25 ms, is already overdue.
+	 */
+	quic_outq_set_hs_keys(&e->outq);
+	KUNIT_ASSERT_EQ(test, quic_outq_crypto_append(&e->outq, QUIC_CRYPTO_HANDSHAKE, e->data,
+						      36, GFP_KERNEL), 0);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0 + 100000), 0);
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 100, 100, OQ_T0 + 101000), 1);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_APP, 1, 1, now), 0);
+	pto = OQ_T0 + quic_cong_pto(&e->cong, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_EQ(test, app->loss_time, OQ_T0 + 156250);
+	KUNIT_ASSERT_LT(test, pto, now);
+
+	/* Act + Assert: the timer is the overdue PTO, not the loss time.
+	 * Appendix A.8 would wait for the loss time, and on a lossy path each
+	 * new acknowledgment of 1-RTT data sets another before the PTO gets
+	 * its turn: the lost Finished would never go again.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, now, &level), pto);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, now, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_EXPECT_EQ(test, app->loss_time, OQ_T0 + 156250);
+
+	/* The probe carries the Finished again. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_HANDSHAKE, OQ_ROOM, now), 0U);
+	oq_decode(test, e, QUIC_CRYPTO_HANDSHAKE);
+	KUNIT_ASSERT_GE(test, e->nframes, 1U);
+	KUNIT_EXPECT_EQ(test, e->frames[e->nframes - 1].type, QUIC_FRAME_CRYPTO);
+	KUNIT_EXPECT_EQ(test, e->frames[e->nframes - 1].data.len, 36U);
+
+	/* The next PTO is later (backed off, from the probe): the loss time
+	 * is next, and its expiry declares 1-RTT packet 0 lost.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, now, &level), OQ_T0 + 156250);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + 156250, &level),
+			QUIC_OUTQ_TIMER_LOSS);
+	KUNIT_EXPECT_EQ(test, app->loss_time, 0ULL);
+}
+
 static void outqueue_persistent_congestion_collapses_window(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -1405,6 +1459,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
 	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
 	KUNIT_CASE(outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window),
+	KUNIT_CASE(outqueue_overdue_handshake_pto_goes_before_a_pending_loss_time),
 	KUNIT_CASE(outqueue_persistent_congestion_collapses_window),
 	KUNIT_CASE(outqueue_loss_period_broken_by_ack_is_not_persistent),
 	KUNIT_CASE(outqueue_discard_initial_removes_bytes_without_loss),
