@@ -304,26 +304,23 @@ static u64 quic_outq_loss_time(const struct quic_outq *outq, u8 *idx)
 	return best;
 }
 
-/* GetPtoTimeAndSpace() of RFC 9002 Appendix A.8: 0 for no PTO. With nothing
- * ack-eliciting in flight this is the client's anti-deadlock PTO, counted
- * from @now (Section 6.2.2.1). Application data gets no PTO before the
- * handshake is confirmed (Section 6.2.1).
+/*
+ * The earliest PTO of the spaces with something to probe (ack-eliciting
+ * packets in flight, or lost CRYPTO data), 0 for none: the Initial and
+ * Handshake spaces, and with @app the Application space once the handshake
+ * is confirmed (RFC 9002 Section 6.2.1).
  */
-static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
+static u64 quic_outq_spaces_pto(const struct quic_outq *outq, bool app, u8 *idx)
 {
 	static const u8 order[] = { QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE, QUIC_CRYPTO_APP };
 	u64 t, best = 0;
 	int i;
 
-	if (!quic_outq_eliciting_in_flight(outq)) {
-		*idx = outq->hs_keys ? QUIC_CRYPTO_HANDSHAKE : QUIC_CRYPTO_INITIAL;
-		return now + quic_cong_pto(outq->cong, *idx);
-	}
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (order[i] == QUIC_CRYPTO_APP && (!app || !outq->confirmed))
+			break;
 		if (!quic_outq_space_needs_pto(outq, order[i]))
 			continue;
-		if (order[i] == QUIC_CRYPTO_APP && !outq->confirmed)
-			break;
 		/* quic_cong_pto() adds max_ack_delay for the Application space. */
 		t = outq->pnspace[order[i]].last_sent_time + quic_cong_pto(outq->cong, order[i]);
 		if (!best || t < best) {
@@ -334,29 +331,17 @@ static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
 	return best;
 }
 
-/*
- * The earliest PTO of the Initial and Handshake spaces that have something
- * to probe (ack-eliciting packets in flight, or lost CRYPTO data), 0 for
- * none. Not for a server blocked by the anti-amplification limit.
+/* GetPtoTimeAndSpace() of RFC 9002 Appendix A.8: 0 for no PTO. With nothing
+ * ack-eliciting in flight this is the client's anti-deadlock PTO, counted
+ * from @now (Section 6.2.2.1).
  */
-static u64 quic_outq_hs_pto_time(const struct quic_outq *outq, u8 *idx)
+static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
 {
-	static const u8 order[] = { QUIC_CRYPTO_INITIAL, QUIC_CRYPTO_HANDSHAKE };
-	u64 t, best = 0;
-	int i;
-
-	if (outq->amp_limited)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		if (!quic_outq_space_needs_pto(outq, order[i]))
-			continue;
-		t = outq->pnspace[order[i]].last_sent_time + quic_cong_pto(outq->cong, order[i]);
-		if (!best || t < best) {
-			best = t;
-			*idx = order[i];
-		}
+	if (!quic_outq_eliciting_in_flight(outq)) {
+		*idx = outq->hs_keys ? QUIC_CRYPTO_HANDSHAKE : QUIC_CRYPTO_INITIAL;
+		return now + quic_cong_pto(outq->cong, *idx);
 	}
-	return best;
+	return quic_outq_spaces_pto(outq, true, idx);
 }
 
 /*
@@ -376,7 +361,9 @@ static bool quic_outq_hs_pto_first(const struct quic_outq *outq, u64 loss, u64 *
 	u64 pto;
 	u8 i;
 
-	pto = quic_outq_hs_pto_time(outq, &i);
+	if (outq->amp_limited)
+		return false;
+	pto = quic_outq_spaces_pto(outq, false, &i);
 	if (!pto || pto >= loss)
 		return false;
 	*t = pto;
