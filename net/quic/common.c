@@ -79,7 +79,7 @@ int quic_data_dup(struct quic_data *to, const u8 *data, u32 len, gfp_t gfp)
 		if (!p)
 			return -ENOMEM;
 	}
-	kfree(to->data);
+	kfree_sensitive(to->data);	/* it may hold a ticket or a key */
 	to->data = p;
 	to->len = len;
 	return 0;

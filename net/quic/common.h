@@ -118,9 +118,10 @@ static inline bool quic_data_equal(const struct quic_data *a, const struct quic_
 	return a->len == b->len && (!a->len || !memcmp(a->data, b->data, a->len));
 }
 
+/* Tickets, ticket keys and tokens live in these buffers: wiped when freed. */
 static inline void quic_data_free(struct quic_data *d)
 {
-	kfree(d->data);
+	kfree_sensitive(d->data);
 	d->data = NULL;
 	d->len = 0;
 }

@@ -395,7 +395,7 @@ static int quic_sock_set_data(struct quic_data *d, sockptr_t optval, unsigned in
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	err = quic_data_dup(d, p, optlen, GFP_KERNEL);
-	kfree(p);
+	kfree_sensitive(p);	/* a ticket or a ticket key */
 	return err;
 }
 
