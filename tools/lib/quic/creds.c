@@ -154,7 +154,8 @@ static int psk_client_load(struct quic_creds *creds, const char *path)
 	if (!gnutls_psk_allocate_client_credentials(&creds->psk_client))
 		ret = gnutls_psk_set_client_credentials(creds->psk_client, id, &key,
 							GNUTLS_PSK_KEY_RAW) ? -EINVAL : 0;
-	gnutls_memset(key.data, 0, key.size);
+	if (key.data)
+		explicit_bzero(key.data, key.size);
 	gnutls_free(key.data);
 	gnutls_free(id);
 	return ret;

@@ -74,7 +74,7 @@ static void conn_free(struct quic_conn *conn)
 	}
 	for (i = 0; i < QUIC_CRYPTO_MAX; i++)
 		free(conn->rbuf[i].data);
-	memset(conn->app, 0, sizeof(conn->app));
+	explicit_bzero(conn->app, sizeof(conn->app));
 	free(conn);
 }
 
@@ -321,7 +321,7 @@ static int conn_install_app(struct quic_conn *conn)
 		if (!p->set)
 			return conn_fail(conn, -EPROTO, GNUTLS_A_INTERNAL_ERROR);
 		ret = quic_secret_install(conn, QUIC_CRYPTO_APP, dir, p->type, p->secret, p->len);
-		memset(p, 0, sizeof(*p));
+		explicit_bzero(p, sizeof(*p));
 		if (ret)
 			return conn_fail(conn, ret, GNUTLS_A_INTERNAL_ERROR);
 	}

@@ -82,7 +82,7 @@ int quic_secret_install(struct quic_conn *conn, uint8_t level, bool send, uint32
 	memcpy(s.secret, secret, size);
 	ret = quic_kops->setsockopt(conn->fd, SOL_QUIC, QUIC_SOCKOPT_CRYPTO_SECRET, &s,
 				    sizeof(s));
-	memset(&s, 0, sizeof(s));
+	explicit_bzero(&s, sizeof(s));
 	if (ret) {
 		ret = -errno;
 		quic_err("installing the %s secret of level %u: %s", send ? "send" : "receive",

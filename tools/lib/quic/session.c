@@ -47,6 +47,9 @@ QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t 
 		memcpy(data, d.data, d.size);
 		*size = d.size;
 	}
+	/* Resumption data holds the ticket's secret: wipe GnuTLS's copy. */
+	if (d.data)
+		explicit_bzero(d.data, d.size);
 	gnutls_free(d.data);
 	return ret;
 }

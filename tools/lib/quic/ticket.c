@@ -151,7 +151,7 @@ void quic_ticket_server_setup(struct quic_conn *conn)
 
 	if (quic_kops->getsockopt(conn->fd, SOL_QUIC, QUIC_SOCKOPT_SESSION_TICKET, key, &len) ||
 	    len != sizeof(key))
-		return;
+		goto out;
 	d.data = key;
 	d.size = len;
 	if (gnutls_session_ticket_enable_server(conn->session, &d)) {
@@ -162,7 +162,9 @@ void quic_ticket_server_setup(struct quic_conn *conn)
 		if (replay)
 			gnutls_anti_replay_enable(conn->session, replay);
 	}
-	memset(key, 0, sizeof(key));
+out:
+	/* Also after a short read: part of the key may have arrived. */
+	explicit_bzero(key, sizeof(key));
 }
 
 /* A server whose handshake completed: queue one NewSessionTicket. */
@@ -211,6 +213,7 @@ int quic_ticket_client_take(gnutls_session_t session, bool any)
 			ret = -EPROTO;
 		}
 	}
+	explicit_bzero(msg, QUIC_TICKET_MSG_MAX);
 	free(msg);
 	return ret;
 }

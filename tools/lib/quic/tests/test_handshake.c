@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/tls.h>
 
 #include "../internal.h"
@@ -389,14 +390,24 @@ static void test_keylog(void)
 	struct run s = { .pkey = path("psk-alice.txt") };
 	char line[512], *kl = path("keylog.txt");
 	int count[4] = { 0 }, good = 0, i;
+	struct stat st;
+	mode_t mask;
 	FILE *f;
 
 	remove(kl);
 	setenv("SSLKEYLOGFILE", kl, 1);
 	pair_runs(&c, &s);
 	fake_get(c.fd)->cfg.payload_cipher_type = TLS_CIPHER_AES_GCM_128;
+	/* With no umask to hide it, a careless open() would show in the mode. */
+	mask = umask(0);
 	both(&c, &s);
+	umask(mask);
 	unsetenv("SSLKEYLOGFILE");
+	if (stat(kl, &st))
+		st.st_mode = 0;
+	result((st.st_mode & 07777) == 0600,
+	       "key log: the file is created with mode 0600 under umask 0 (%04o)",
+	       (unsigned int)(st.st_mode & 07777));
 	f = fopen(kl, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		for (i = 0; i < 4; i++) {
@@ -506,7 +517,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..40\n");
+	printf("KTAP version 1\n1..42\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
