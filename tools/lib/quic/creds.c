@@ -18,6 +18,7 @@
 static pthread_mutex_t opt_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *opt_ca_file;
 static int opt_insecure;
+static int opt_allow_no_hostname;
 
 /* Trust only @ca_file's CAs from now on (NULL: the system's). 0 or -ENOMEM. */
 QUIC_API int quic_set_ca_file(const char *ca_file)
@@ -41,6 +42,17 @@ QUIC_API void quic_set_insecure(int insecure)
 {
 	pthread_mutex_lock(&opt_lock);
 	opt_insecure = !!insecure;
+	pthread_mutex_unlock(&opt_lock);
+}
+
+/*
+ * Nonzero @allow: an X.509 client given no host name verifies the
+ * server's chain only, instead of refusing to start.
+ */
+QUIC_API void quic_set_allow_no_hostname(int allow)
+{
+	pthread_mutex_lock(&opt_lock);
+	opt_allow_no_hostname = !!allow;
 	pthread_mutex_unlock(&opt_lock);
 }
 
@@ -173,15 +185,21 @@ static bool is_ip_literal(const char *host)
  * Client credentials for @session: a PSK from @pkey_file, or X.509 with
  * the server verified against the configured CAs and @hostname (also
  * sent as SNI unless it is an IP address, which is then matched against
- * the certificate's IP address names). Returns 0 or a negative errno;
- * @creds then holds what quic_creds_free() releases.
+ * the certificate's IP address names). Without @hostname a chain that
+ * verifies proves nothing about whom we talk to (any server holding a
+ * certificate from a trusted CA would pass), so that is -EINVAL unless
+ * the caller chose it (quic_set_allow_no_hostname()) or verification is
+ * off. Returns 0 or a negative errno; @creds then holds what
+ * quic_creds_free() releases.
  */
 int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 		      const char *pkey_file, const char *hostname)
 {
-	int ret, insecure;
+	int ret, insecure, allow_no_hostname;
 
-	if (hostname && *hostname && !is_ip_literal(hostname) &&
+	if (hostname && !*hostname)
+		hostname = NULL;
+	if (hostname && !is_ip_literal(hostname) &&
 	    gnutls_server_name_set(session, GNUTLS_NAME_DNS, hostname, strlen(hostname)))
 		return -EINVAL;
 	if (pkey_file) {
@@ -191,10 +209,17 @@ int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 		return gnutls_credentials_set(session, GNUTLS_CRD_PSK, creds->psk_client) ?
 		       -EINVAL : 0;
 	}
+	pthread_mutex_lock(&opt_lock);
+	insecure = opt_insecure;
+	allow_no_hostname = opt_allow_no_hostname;
+	pthread_mutex_unlock(&opt_lock);
+	if (!hostname && !insecure && !allow_no_hostname) {
+		quic_err("no host name to check the server's certificate against: refused (quic_set_allow_no_hostname() would check its chain only)");
+		return -EINVAL;
+	}
 	if (gnutls_certificate_allocate_credentials(&creds->cert))
 		return -ENOMEM;
 	pthread_mutex_lock(&opt_lock);
-	insecure = opt_insecure;
 	if (opt_ca_file)
 		ret = gnutls_certificate_set_x509_trust_file(creds->cert, opt_ca_file,
 							     GNUTLS_X509_FMT_PEM);
@@ -206,8 +231,7 @@ int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 		return file_error(ret);
 	}
 	if (!insecure)
-		gnutls_session_set_verify_cert(session, hostname && *hostname ? hostname : NULL,
-					       0);
+		gnutls_session_set_verify_cert(session, hostname, 0);
 	return gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, creds->cert) ?
 	       -EINVAL : 0;
 }

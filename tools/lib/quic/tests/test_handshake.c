@@ -50,10 +50,38 @@ static char *path(const char *name)
 	return buf[i];
 }
 
+/* The library's error messages since log_clear(), for tests of its reasons. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char log_errors[4096];
+
 static void quiet_log(int level, const char *msg)
 {
 	if (getenv("LIBQUIC_TEST_VERBOSE"))
 		printf("# libquic[%d]: %s\n", level, msg);
+	if (level > QUIC_LOG_ERROR)
+		return;
+	pthread_mutex_lock(&log_lock);
+	strncat(log_errors, msg, sizeof(log_errors) - strlen(log_errors) - 2);
+	strcat(log_errors, "\n");
+	pthread_mutex_unlock(&log_lock);
+}
+
+static void log_clear(void)
+{
+	pthread_mutex_lock(&log_lock);
+	log_errors[0] = '\0';
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* Did an error message since log_clear() contain @needle? */
+static bool log_saw(const char *needle)
+{
+	bool seen;
+
+	pthread_mutex_lock(&log_lock);
+	seen = strstr(log_errors, needle);
+	pthread_mutex_unlock(&log_lock);
+	return seen;
 }
 
 /* ---- checks on what the fake kernel saw ---- */
@@ -276,6 +304,22 @@ static void pair_runs(struct run *c, struct run *s)
 	fake_pair(&c->fd, &s->fd);
 }
 
+/*
+ * Run both sides, the client in this thread; a client that fails shuts
+ * its socket down, as a caller closing it would, so that a server still
+ * waiting for a ClientHello learns the connection is gone.
+ */
+static void client_first(struct run *c, struct run *s)
+{
+	pthread_t ts;
+
+	pthread_create(&ts, NULL, server_thread, s);
+	client_thread(c);
+	if (c->ret)
+		quic_kops->shutdown(c->fd, SHUT_RDWR);
+	pthread_join(ts, NULL);
+}
+
 static void test_x509(void)
 {
 	struct run c = { .host = "server.test" };
@@ -364,6 +408,48 @@ static void test_refusals(void)
 	       fake_get(pc.fd)->peer_code <= QUIC_TRANSPORT_ERROR_CRYPTO + 0xff,
 	       "unknown PSK identity: server -ENOKEY, client -ECONNRESET (%d, %d), close 0x%x",
 	       ps.ret, pc.ret, fake_get(pc.fd)->peer_code);
+}
+
+/* ---- a client that names no server ---- */
+
+static void test_no_hostname(void)
+{
+	struct run c = { .alpn = "h3" };
+	struct run s = { .pkey = path("server.key"), .cert = path("server.pem"), .alpn = "h3" };
+
+	/* A certificate any trusted CA signed would do without a name. */
+	quic_set_ca_file(path("ca.pem"));
+	pair_runs(&c, &s);
+	log_clear();
+	client_first(&c, &s);
+	result(c.ret == -EINVAL && !fake_get(c.fd)->established && !fake_get(s.fd)->established,
+	       "no host name, X.509: the client refuses to start (%d, want %d)", c.ret, -EINVAL);
+	result(log_saw("no host name"), "no host name, X.509: the log says why");
+
+	/* Opted in: the chain is checked, and only the chain. */
+	quic_set_allow_no_hostname(1);
+	pair_runs(&c, &s);
+	client_first(&c, &s);
+	result(!c.ret && !s.ret &&
+	       secrets_match(c.fd, s.fd, fake_get(c.fd)->sec[QUIC_CRYPTO_APP][1].type),
+	       "no host name, quic_set_allow_no_hostname(1): the chain is enough (%d, %d)",
+	       c.ret, s.ret);
+	quic_set_ca_file(path("other-ca.pem"));
+	pair_runs(&c, &s);
+	client_first(&c, &s);
+	result(c.ret == -EKEYREJECTED,
+	       "no host name, quic_set_allow_no_hostname(1): an untrusted chain is still refused (%d)",
+	       c.ret);
+	quic_set_allow_no_hostname(0);
+
+	/* No verification at all: no name needed either. */
+	quic_set_insecure(1);
+	pair_runs(&c, &s);
+	client_first(&c, &s);
+	result(!c.ret && !s.ret, "no host name, quic_set_insecure(1): no verification (%d, %d)",
+	       c.ret, s.ret);
+	quic_set_insecure(0);
+	quic_set_ca_file(NULL);
 }
 
 /* ---- SSLKEYLOGFILE ---- */
@@ -517,13 +603,14 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..42\n");
+	printf("KTAP version 1\n1..47\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
 	test_x509();
 	test_psk();
 	test_refusals();
+	test_no_hostname();
 	test_keylog();
 	test_misc();
 	test_alpn_sizes();

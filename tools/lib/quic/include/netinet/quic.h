@@ -11,6 +11,9 @@
  *   -EKEYREJECTED  the peer's certificate failed verification (chain,
  *                  trust anchor or host name); a bad_certificate class
  *                  alert was sent to the peer
+ *   -EINVAL        among the usual meanings: an X.509 client given no
+ *                  host name (see quic_set_allow_no_hostname()); nothing
+ *                  was sent
  *   -ENOPROTOOPT   no application protocol was agreed (ALPN); alert 120
  *                  (no_application_protocol) was sent, or received
  *   -ENOKEY        the PSK identity was unknown or no usable key was found
@@ -86,8 +89,11 @@ void quic_set_log_level(int level);
  *
  * Peer verification in quic_client_handshake() with X.509: by default the
  * server's chain is checked against the system trust store and its
- * certificate against @hostname. These process-wide settings change that
- * for handshakes started afterwards.
+ * certificate against @hostname. A NULL or empty @hostname makes the
+ * handshake fail with -EINVAL before anything is sent, since a chain
+ * alone would accept any server holding a certificate from a trusted CA.
+ * These process-wide settings change that for handshakes started
+ * afterwards.
  */
 
 /* Trust only the CA certificates in this PEM file (NULL: system trust).
@@ -97,6 +103,14 @@ int quic_set_ca_file(const char *ca_file);
 
 /* Nonzero: skip certificate verification (tests only). */
 void quic_set_insecure(int insecure);
+
+/* Nonzero: a client given no host name checks the server's chain (and
+ * nothing more) instead of failing with -EINVAL. For callers whose trust
+ * anchors (quic_set_ca_file()) identify the server by themselves, e.g. a
+ * private CA that signs one server. A host name, when given, is still
+ * checked. Zero (the default): refuse.
+ */
+void quic_set_allow_no_hostname(int allow);
 
 #ifdef __cplusplus
 }
