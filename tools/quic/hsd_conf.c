@@ -18,12 +18,12 @@
 #include "hsd.h"
 
 /*
- * A timeout in milliseconds: decimal digits only, 1 to a day. Returns 0
- * with *@ms set, or -EINVAL.
+ * A number from 1 to @max: decimal digits only. Returns 0 with *@v set,
+ * or -EINVAL.
  */
-int hsd_parse_timeout(const char *s, unsigned int *ms)
+static int parse_count(const char *s, unsigned long max, unsigned int *v)
 {
-	unsigned long v = 0;
+	unsigned long n = 0;
 	const char *p;
 
 	if (!*s)
@@ -31,14 +31,32 @@ int hsd_parse_timeout(const char *s, unsigned int *ms)
 	for (p = s; *p; p++) {
 		if (!isdigit((unsigned char)*p))
 			return -EINVAL;
-		v = v * 10 + (unsigned long)(*p - '0');
-		if (v > HSD_MAX_TIMEOUT_MS)
+		n = n * 10 + (unsigned long)(*p - '0');
+		if (n > max)
 			return -EINVAL;
 	}
-	if (!v)
+	if (!n)
 		return -EINVAL;
-	*ms = (unsigned int)v;
+	*v = (unsigned int)n;
 	return 0;
+}
+
+/*
+ * A timeout in milliseconds: decimal digits only, 1 to a day. Returns 0
+ * with *@ms set, or -EINVAL.
+ */
+int hsd_parse_timeout(const char *s, unsigned int *ms)
+{
+	return parse_count(s, HSD_MAX_TIMEOUT_MS, ms);
+}
+
+/*
+ * How many handshakes may run at once: 1 to HSD_MAX_CHILDREN_LIMIT.
+ * Returns 0 with *@n set, or -EINVAL.
+ */
+int hsd_parse_max_children(const char *s, unsigned int *n)
+{
+	return parse_count(s, HSD_MAX_CHILDREN_LIMIT, n);
 }
 
 /* @s without the white space at either end (@s is changed). */
@@ -77,6 +95,8 @@ static int conf_set(struct hsd_opts *o, const char *key, const char *val)
 		return set_string(&o->ca, val);
 	if (!strcmp(key, "timeout"))
 		return hsd_parse_timeout(val, &o->timeout_ms);
+	if (!strcmp(key, "max-children"))
+		return hsd_parse_max_children(val, &o->max_children);
 	return -ENOENT;
 }
 
@@ -103,7 +123,12 @@ static int conf_line(char *line, unsigned int n, struct hsd_opts *o, char *err, 
 	}
 	ret = conf_set(o, key, val);
 	if (ret == -ENOENT)
-		snprintf(err, errlen, "line %u: unknown key '%s' (cert, key, ca, timeout)", n, key);
+		snprintf(err, errlen,
+			 "line %u: unknown key '%s' (cert, key, ca, timeout, max-children)",
+			 n, key);
+	else if (ret == -EINVAL && !strcmp(key, "max-children"))
+		snprintf(err, errlen, "line %u: max-children: from 1 to %u, not '%s'", n,
+			 HSD_MAX_CHILDREN_LIMIT, val);
 	else if (ret == -EINVAL)
 		snprintf(err, errlen, "line %u: timeout: milliseconds from 1 to %u, not '%s'", n,
 			 HSD_MAX_TIMEOUT_MS, val);
@@ -113,7 +138,8 @@ static int conf_line(char *line, unsigned int n, struct hsd_opts *o, char *err, 
 }
 
 /*
- * Read a config file: "key = value" lines (keys cert, key, ca, timeout),
+ * Read a config file: "key = value" lines (keys cert, key, ca, timeout,
+ * max-children),
  * blank lines, and comment lines starting with '#'. A '#' after a value
  * belongs to the value (file names may hold one). A later line for the
  * same key wins. Values go into @o, which may already hold some.
@@ -164,6 +190,8 @@ void hsd_opts_merge(struct hsd_opts *base, struct hsd_opts *over)
 	}
 	if (over->timeout_ms)
 		base->timeout_ms = over->timeout_ms;
+	if (over->max_children)
+		base->max_children = over->max_children;
 }
 
 void hsd_opts_free(struct hsd_opts *o)

@@ -10,7 +10,9 @@
  * listens there, takes each request with HANDSHAKE_CMD_ACCEPT (which
  * installs the socket in our descriptor table) and runs the handshake
  * with libquic in a child process (hsd_child.c), which answers with
- * HANDSHAKE_CMD_DONE. One daemon serves the namespace it was started in.
+ * HANDSHAKE_CMD_DONE. At most max-children run at once; beyond that,
+ * requests wait in the kernel's queue (hsd_admit.c). One daemon serves
+ * the namespace it was started in.
  *
  * Two netlink sockets: one joined to the group, only read for wakeups
  * (notifications carry sequence number 0, so its sequence check is off),
@@ -57,6 +59,7 @@ struct daemon_state {
 	struct hsd_opts opts;
 	struct nl_sock *mon;	/* joined to "tlshd": READY notifications */
 	struct nl_sock *req;	/* ACCEPT, and DONE when no child can send it */
+	struct hsd_admit admit;	/* children running, and their bound */
 	int family;
 	int sigfd;
 	sigset_t oldmask;	/* what children restore */
@@ -106,12 +109,16 @@ static void usage(void)
 "                     (default: the system's trust store)\n"
 "      --timeout MS   time limit of a handshake whose request sets none\n"
 "                     (default %d ms)\n"
+"      --max-children N\n"
+"                     handshakes running at once, 1 to %d (default %d);\n"
+"                     further requests wait in the kernel's queue\n"
 "  -v, --verbose      debugging messages, libquic's included\n"
 "      --syslog       log to syslog also in the foreground\n"
 "  -h, --help         show this text\n"
 "\n"
-"Config file: \"key = value\" lines with the keys cert, key, ca and timeout,\n"
-"and comment lines starting with '#'. Options on the command line win.\n"
+"Config file: \"key = value\" lines with the keys cert, key, ca, timeout and\n"
+"max-children, and comment lines starting with '#'. Options on the command\n"
+"line win.\n"
 "\n"
 "Requests:\n"
 "  PSK      the request's first peer identity is a key serial: the key's\n"
@@ -128,7 +135,8 @@ static void usage(void)
 "Only QUIC sockets are served: use tlshd for TLS over TCP.\n"
 "\n"
 "Exit status: 0 after SIGTERM or SIGINT, 1 for bad usage or an error.\n",
-	       HSD_PROG, HSD_DEFAULT_CONFIG, HSD_DEFAULT_TIMEOUT_MS);
+	       HSD_PROG, HSD_DEFAULT_CONFIG, HSD_DEFAULT_TIMEOUT_MS, HSD_MAX_CHILDREN_LIMIT,
+	       HSD_DEFAULT_MAX_CHILDREN);
 }
 
 /* A command-line error: the message and a pointer to --help. Returns 1. */
@@ -152,7 +160,7 @@ static int set_arg(char **slot, const char *opt, const char *arg)
 	return *slot ? 0 : 1;
 }
 
-enum { OPT_CERT = 256, OPT_KEY, OPT_CA, OPT_TIMEOUT, OPT_SYSLOG };
+enum { OPT_CERT = 256, OPT_KEY, OPT_CA, OPT_TIMEOUT, OPT_MAX_CHILDREN, OPT_SYSLOG };
 
 /* One option into @c. Returns 0, 1 (error, reported) or -1 (--help). */
 static int parse_opt(int opt, const char *arg, struct cli *c)
@@ -173,6 +181,10 @@ static int parse_opt(int opt, const char *arg, struct cli *c)
 	case OPT_TIMEOUT:
 		if (hsd_parse_timeout(arg, &c->opts.timeout_ms))
 			return bad_usage("--timeout: milliseconds from 1 to 86400000, not '%s'", arg);
+		return 0;
+	case OPT_MAX_CHILDREN:
+		if (hsd_parse_max_children(arg, &c->opts.max_children))
+			return bad_usage("--max-children: from 1 to 4096, not '%s'", arg);
 		return 0;
 	case 'v':
 		c->verbose = true;
@@ -197,6 +209,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "ca", required_argument, NULL, OPT_CA },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-children", required_argument, NULL, OPT_MAX_CHILDREN },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
 		{ "help", no_argument, NULL, 'h' },
@@ -270,6 +283,8 @@ static int configure(struct cli *c, struct hsd_opts *o)
 		return 1;
 	if (!o->timeout_ms)
 		o->timeout_ms = HSD_DEFAULT_TIMEOUT_MS;
+	if (!o->max_children)
+		o->max_children = HSD_DEFAULT_MAX_CHILDREN;
 	return 0;
 }
 
@@ -444,15 +459,29 @@ static int accept_one(struct daemon_state *d, struct hsd_request *req)
 	return c.got_reply ? c.parse_err : -EINVAL;
 }
 
-/* Complete a request the daemon cannot hand to a child, and close it. */
-static void refuse(struct daemon_state *d, int fd, unsigned int status)
+/* hsd_admit_ops.accept: the next request; a malformed one is logged. */
+static int admit_accept(void *ctx, struct hsd_request *req)
 {
-	struct nl_msg *msg = hsd_done_msg(d->family, fd, status, NULL, 0);
+	int ret = accept_one(ctx, req);
+
+	if (ret && ret != -EAGAIN && req->fd >= 0)
+		hsd_log(LOG_ERR, "malformed ACCEPT reply: %s", strerror(-ret));
+	return ret;
+}
+
+/*
+ * hsd_admit_ops.refuse: complete a request the daemon cannot hand to a
+ * child with the failure @err, and close it.
+ */
+static void admit_refuse(void *ctx, const struct hsd_request *req, int err)
+{
+	struct daemon_state *d = ctx;
+	struct nl_msg *msg = hsd_done_msg(d->family, req->fd, hsd_done_status(err), NULL, 0);
 	int ret = msg ? nl_send_sync(d->req, msg) : -NLE_NOMEM;
 
 	if (ret < 0)
 		hsd_log(LOG_ERR, "HANDSHAKE_CMD_DONE: %s", nl_geterror(ret));
-	close(fd);
+	close(req->fd);
 }
 
 /* In a new child: no daemon state, die with the daemon. */
@@ -467,9 +496,13 @@ static void child_prepare(struct daemon_state *d)
 	sigprocmask(SIG_SETMASK, &d->oldmask, NULL);
 }
 
-/* Hand @req to a new child; the daemon keeps no copy of the socket. */
-static void spawn(struct daemon_state *d, const struct hsd_request *req)
+/*
+ * hsd_admit_ops.start: hand @req to a new child; the daemon keeps no copy
+ * of the socket. Returns 0 or -EAGAIN (no process could be made).
+ */
+static int admit_start(void *ctx, const struct hsd_request *req)
 {
+	struct daemon_state *d = ctx;
 	pid_t pid = fork();
 
 	if (!pid) {
@@ -478,36 +511,43 @@ static void spawn(struct daemon_state *d, const struct hsd_request *req)
 	}
 	if (pid < 0) {
 		hsd_log(LOG_ERR, "fork: %s", strerror(errno));
-		refuse(d, req->fd, EAGAIN);
-		return;
+		return -EAGAIN;
 	}
 	hsd_log(LOG_DEBUG, "%s %s request: process %d", hsd_msg_type_name(req->msg_type),
 		hsd_auth_mode_name(req->auth_mode), (int)pid);
 	close(req->fd);
+	return 0;
 }
 
-/* Accept until nothing is pending. Returns 0 or the error that stopped it. */
+static const struct hsd_admit_ops admit_ops = {
+	.accept	= admit_accept,
+	.start	= admit_start,
+	.refuse	= admit_refuse,
+};
+
+/*
+ * Accept until nothing is pending or max-children run. Returns 0 or the
+ * error that stopped it.
+ */
 static int drain(struct daemon_state *d)
 {
-	struct hsd_request req;
+	bool backlog = d->admit.backlog;
 	int ret;
 
-	for (;;) {
-		ret = accept_one(d, &req);
-		if (ret == -EAGAIN)
-			return 0;
-		if (ret && req.fd >= 0) {
-			hsd_log(LOG_ERR, "malformed ACCEPT reply: %s", strerror(-ret));
-			refuse(d, req.fd, hsd_done_status(ret));
-			continue;
-		}
-		if (ret) {
-			hsd_log(LOG_ERR, "HANDSHAKE_CMD_ACCEPT failed: %s%s", strerror(-ret),
-				ret == -EPERM ? " (CAP_NET_ADMIN is needed)" : "");
-			return ret;
-		}
-		spawn(d, &req);
+	ret = hsd_admit_drain(&d->admit, &admit_ops, d);
+	if (ret) {
+		hsd_log(LOG_ERR, "HANDSHAKE_CMD_ACCEPT failed: %s%s", strerror(-ret),
+			ret == -EPERM ? " (CAP_NET_ADMIN is needed)" : "");
+		return ret;
 	}
+	if (d->admit.backlog && !backlog)
+		hsd_log(LOG_WARNING,
+			"%u handshakes, max-children: further requests wait in the kernel's queue",
+			d->admit.running);
+	else if (backlog && !d->admit.backlog)
+		hsd_log(LOG_INFO, "every waiting request taken (%u handshakes running)",
+			d->admit.running);
+	return 0;
 }
 
 /* Read what the group sent: the contents do not matter, only that it came. */
@@ -524,28 +564,37 @@ static void read_notifications(struct daemon_state *d)
 	}
 }
 
-/* Collect ended children; one killed by a signal never completed its request. */
-static void reap(void)
+/*
+ * Collect ended children; one killed by a signal never completed its
+ * request. Returns true when requests may wait for the room freed.
+ */
+static bool reap(struct daemon_state *d)
 {
+	unsigned int n = 0;
 	pid_t pid;
 	int st;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		n++;
 		if (WIFSIGNALED(st))
 			hsd_log(LOG_ERR, "process %d killed by signal %d", (int)pid, WTERMSIG(st));
 		else
 			hsd_log(LOG_DEBUG, "process %d exited with %d", (int)pid, WEXITSTATUS(st));
 	}
+	return hsd_admit_ended(&d->admit, n);
 }
 
-/* Handle pending signals. Returns true when the daemon is to stop. */
-static bool handle_signals(struct daemon_state *d)
+/*
+ * Handle pending signals; *@resume tells that children ended while
+ * requests may be waiting. Returns true when the daemon is to stop.
+ */
+static bool handle_signals(struct daemon_state *d, bool *resume)
 {
 	struct signalfd_siginfo si;
 
 	while (read(d->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
-			reap();
+			*resume |= reap(d);
 			continue;
 		}
 		hsd_log(LOG_INFO, "signal %u: stopping", si.ssi_signo);
@@ -577,6 +626,7 @@ static int serve(struct daemon_state *d)
 		{ .fd = d->sigfd, .events = POLLIN },
 		{ .fd = nl_socket_get_fd(d->mon), .events = POLLIN },
 	};
+	bool resume;
 
 	/* Requests queued before we joined the group got no READY for us. */
 	if (drain(d) == -EPERM)
@@ -588,12 +638,14 @@ static int serve(struct daemon_state *d)
 			hsd_log(LOG_ERR, "poll: %s", strerror(errno));
 			return 1;
 		}
-		if (pfd[0].revents && handle_signals(d))
+		resume = false;
+		if (pfd[0].revents && handle_signals(d, &resume))
 			return 0;
-		if (pfd[1].revents) {
+		if (pfd[1].revents)
 			read_notifications(d);
+		/* A READY, or room for a request the bound held back. */
+		if (pfd[1].revents || resume)
 			drain(d);
-		}
 	}
 }
 
@@ -605,9 +657,9 @@ static void log_start(const struct hsd_opts *o)
 
 	n = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
 	ns[n > 0 ? n : 0] = '\0';
-	hsd_log(LOG_INFO, "serving %s: cert %s, key %s, ca %s, timeout %u ms",
+	hsd_log(LOG_INFO, "serving %s: cert %s, key %s, ca %s, timeout %u ms, at most %u at once",
 		*ns ? ns : "this network namespace", o->cert ?: "-", o->key ?: "-",
-		o->ca ?: "system trust", o->timeout_ms);
+		o->ca ?: "system trust", o->timeout_ms, o->max_children);
 }
 
 /* Set up, detach unless told not to, serve. Returns the exit status. */
@@ -636,6 +688,7 @@ static int run(struct cli *c, struct daemon_state *d)
 		return 1;
 	}
 	d->pid = getpid();
+	d->admit.max = d->opts.max_children;
 	log_start(&d->opts);
 	return serve(d);
 }

@@ -74,8 +74,8 @@ for opt in --alpn --ca --insecure --version --cipher --psk --keylog --key-update
 	result $((st + $?)) "quic-client --help documents $opt"
 done
 
-for opt in "-f, --foreground" "-c, --config" --cert --key --ca --timeout "-v, --verbose" \
-	   --syslog "-h, --help"; do
+for opt in "-f, --foreground" "-c, --config" --cert --key --ca --timeout --max-children \
+	   "-v, --verbose" --syslog "-h, --help"; do
 	LD_PRELOAD=$preload "$hsd" --help > "$work/help" 2>&1
 	st=$?
 	grep -q -e "$opt " "$work/help"
@@ -135,8 +135,9 @@ expect 2 "quic-client: unreadable --ca" "$client" --output "$work/dl" --ca "$wor
 expect 2 "quic-client: unreadable --psk" "$client" --output "$work/dl" --psk "$work/none" $u
 }
 
-printf '# test\ncert = %s\nkey = %s\n\nca = %s\ntimeout = 5000\n' "$work/cert.pem" \
-	"$work/key.pem" "$work/cert.pem" > "$work/good.conf"
+printf '# test\ncert = %s\nkey = %s\n\nca = %s\ntimeout = 5000\nmax-children = 8\n' \
+	"$work/cert.pem" "$work/key.pem" "$work/cert.pem" > "$work/good.conf"
+printf 'max-children = 0\n' > "$work/nochildren.conf"
 printf 'cert = /c.pem\nsecret = x\n' > "$work/unknown.conf"
 printf 'cert /c.pem\n' > "$work/noeq.conf"
 printf 'cert = %s\n' "$work/cert.pem" > "$work/certonly.conf"
@@ -146,6 +147,14 @@ expect 1 "quic-handshaked: missing option argument" "$hsd" -f --timeout
 expect 1 "quic-handshaked: stray argument" "$hsd" -f extra
 expect 1 "quic-handshaked: --timeout not a number" "$hsd" -f --timeout 5s
 expect 1 "quic-handshaked: --timeout 0" "$hsd" -f --timeout 0
+expect 1 "quic-handshaked: --max-children 0" "$hsd" -f --max-children 0
+grep -q -e "--max-children: from 1 to" "$work/stderr"
+result $? "quic-handshaked: says what --max-children takes"
+expect 1 "quic-handshaked: --max-children not a number" "$hsd" -f --max-children 8x
+expect 1 "quic-handshaked: max-children = 0 in the config file" "$hsd" -f \
+	-c "$work/nochildren.conf"
+grep -q "nochildren.conf: line 1: max-children" "$work/stderr"
+result $? "quic-handshaked: names the max-children line"
 expect 1 "quic-handshaked: --cert without --key" "$hsd" -f -c "$work/empty.conf" \
 	--cert "$work/cert.pem"
 expect 1 "quic-handshaked: --key with an empty name" "$hsd" -f -c "$work/good.conf" --key ""
@@ -163,6 +172,10 @@ expect 0 "quic-handshaked: --help after a good config" "$hsd" -c "$work/good.con
 expect 1 "quic-handshaked: no generic netlink" "$hsd" -f -v -c "$work/good.conf" --timeout 100
 grep -q "netlink" "$work/stderr" && ! grep -q "config" "$work/stderr"
 result $? "quic-handshaked: says netlink failed, not the config"
+expect 1 "quic-handshaked: --max-children 4096 is taken" "$hsd" -f -c "$work/empty.conf" \
+	--max-children 4096
+grep -q "netlink" "$work/stderr"
+result $? "quic-handshaked: --max-children 4096 gets as far as netlink"
 
 # No QUIC socket: the server cannot start, the client fails every file.
 expect 1 "quic-server: no IPPROTO_QUIC socket" "$server" --listen 127.0.0.1:4433 \

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host tests of quic-handshaked's pure parts: the config file and
- * --timeout (hsd_conf.c), the PSK identity in a key description, the
- * PSK file line, addresses and DONE statuses, and the two netlink
- * messages (hsd_nl.c): ACCEPT replies built here with nla_put(), DONE
- * requests read back attribute by attribute. No kernel is involved.
+ * Host tests of quic-handshaked's pure parts: the config file, --timeout
+ * and --max-children (hsd_conf.c), the PSK identity in a key
+ * description, the PSK file line, addresses and DONE statuses, the two
+ * netlink messages (hsd_nl.c): ACCEPT replies built here with nla_put(),
+ * DONE requests read back attribute by attribute, and the bound on the
+ * handshakes running at once (hsd_admit.c) against a fake request queue.
+ * No kernel is involved.
  */
 
 #include <errno.h>
@@ -59,10 +61,10 @@ static void test_conf_good(void)
 	int ret;
 
 	ret = conf("# quic-handshaked\n\ncert = /etc/q/server.pem\n  key=/etc/q/server.key  \n"
-		   "\t# indented comment\nca =  /etc/q/ca#1.pem\ntimeout = 5000\n", &o, err,
-		   sizeof(err));
+		   "\t# indented comment\nca =  /etc/q/ca#1.pem\ntimeout = 5000\n"
+		   "max-children = 16\n", &o, err, sizeof(err));
 	result(!ret && streq(o.cert, "/etc/q/server.pem") && streq(o.key, "/etc/q/server.key") &&
-	       streq(o.ca, "/etc/q/ca#1.pem") && o.timeout_ms == 5000,
+	       streq(o.ca, "/etc/q/ca#1.pem") && o.timeout_ms == 5000 && o.max_children == 16,
 	       "config: keys, spaces, comments and a '#' inside a value");
 	hsd_opts_free(&o);
 
@@ -72,7 +74,8 @@ static void test_conf_good(void)
 	hsd_opts_free(&o);
 
 	ret = conf("", &o, err, sizeof(err));
-	result(!ret && !o.cert && !o.key && !o.ca && !o.timeout_ms, "config: an empty file");
+	result(!ret && !o.cert && !o.key && !o.ca && !o.timeout_ms && !o.max_children,
+	       "config: an empty file");
 	hsd_opts_free(&o);
 }
 
@@ -110,6 +113,10 @@ static const struct conf_bad_case {
 	{ "timeout not a number", "timeout = 5s\n", "line 1: timeout" },
 	{ "timeout zero", "timeout = 0\n", "timeout" },
 	{ "key in another case", "CERT = /c\n", "unknown key" },
+	{ "max-children zero", "max-children = 0\n", "line 1: max-children: from 1 to 4096" },
+	{ "max-children over the limit", "\nmax-children = 4097\n", "line 2: max-children" },
+	{ "max-children not a number", "max-children = many\n", "max-children" },
+	{ "max_children with an underscore", "max_children = 8\n", "unknown key" },
 };
 
 static void test_conf_bad(void)
@@ -146,6 +153,12 @@ static void test_conf_merge(void)
 	hsd_opts_merge(&file, &cli);
 	result(file.timeout_ms == 7 && streq(file.cert, "/cli.pem"),
 	       "options: --timeout overrides the file's timeout");
+	file.max_children = 10;
+	hsd_opts_merge(&file, &cli);
+	result(file.max_children == 10, "options: without --max-children the file's value stays");
+	cli.max_children = 3;
+	hsd_opts_merge(&file, &cli);
+	result(file.max_children == 3, "options: --max-children overrides the file's");
 	hsd_opts_free(&file);
 	hsd_opts_free(&cli);
 }
@@ -172,6 +185,27 @@ static void test_timeouts(void)
 		ret = hsd_parse_timeout(timeout_cases[i].in, &ms);
 		result(ret == timeout_cases[i].ret && ms == timeout_cases[i].ms,
 		       "--timeout \"%s\": %s", timeout_cases[i].in, ret ? "refused" : "taken");
+	}
+}
+
+static const struct timeout_case max_children_cases[] = {
+	{ "1", 0, 1 }, { "64", 0, 64 }, { "4096", 0, 4096 },
+	{ "0", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "4097", -EINVAL, 0 }, { "-1", -EINVAL, 0 },
+	{ "8x", -EINVAL, 0 }, { "99999999999999999999999", -EINVAL, 0 },
+};
+
+static void test_max_children(void)
+{
+	unsigned int n;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < N(max_children_cases); i++) {
+		n = 0;
+		ret = hsd_parse_max_children(max_children_cases[i].in, &n);
+		result(ret == max_children_cases[i].ret && n == max_children_cases[i].ms,
+		       "--max-children \"%s\": %s", max_children_cases[i].in,
+		       ret ? "refused" : "taken");
 	}
 }
 
@@ -539,10 +573,143 @@ static void test_done(void)
 	nlmsg_free(msg);
 }
 
+/* ---- the bound on handshakes running at once ---- */
+
+/* One request in the fake kernel queue: accept() returns @err with @fd. */
+struct fake_req {
+	int fd;
+	int err;
+};
+
+/* The kernel's queue as hsd_admit_drain() sees it, and what it did. */
+struct fake_queue {
+	struct fake_req reqs[8];
+	unsigned int n, next;		/* queued, taken */
+	unsigned int accepts;		/* ACCEPT calls */
+	int fail_start;			/* the fd whose child cannot be made */
+	int started[8];
+	unsigned int nstarted;
+	int refused[8];			/* fds completed at once */
+	uint32_t refused_status[8];	/* with the status their DONE carried */
+	unsigned int nrefused;
+};
+
+static int fake_accept(void *ctx, struct hsd_request *req)
+{
+	struct fake_queue *q = ctx;
+	const struct fake_req *r;
+
+	memset(req, 0, sizeof(*req));
+	req->fd = -1;
+	q->accepts++;
+	if (q->next == q->n)
+		return -EAGAIN;
+	r = &q->reqs[q->next++];
+	req->fd = r->fd;
+	return r->err;
+}
+
+static int fake_start(void *ctx, const struct hsd_request *req)
+{
+	struct fake_queue *q = ctx;
+
+	if (req->fd == q->fail_start)
+		return -EAGAIN;
+	q->started[q->nstarted++] = req->fd;
+	return 0;
+}
+
+/* The daemon's way: a DONE message for the request; read it back. */
+static void fake_refuse(void *ctx, const struct hsd_request *req, int err)
+{
+	struct nl_msg *msg = hsd_done_msg(FAMILY, req->fd, hsd_done_status(err), NULL, 0);
+	struct fake_queue *q = ctx;
+	uint32_t status = 0, auth[4];
+	int32_t fd = -1;
+	int nauth;
+
+	if (msg && !read_done(msg, &status, &fd, auth, &nauth)) {
+		q->refused[q->nrefused] = fd;
+		q->refused_status[q->nrefused++] = status;
+	}
+	nlmsg_free(msg);
+}
+
+static const struct hsd_admit_ops fake_ops = {
+	.accept	= fake_accept,
+	.start	= fake_start,
+	.refuse	= fake_refuse,
+};
+
+static void test_admit_burst(void)
+{
+	struct fake_queue q = { .n = 5, .fail_start = -1 };
+	struct hsd_admit a = { .max = 3 };
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < q.n; i++)
+		q.reqs[i].fd = 10 + (int)i;
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(!ret && q.nstarted == 3 && q.started[0] == 10 && q.started[2] == 12 &&
+	       a.running == 3 && a.backlog && !q.nrefused,
+	       "bound 3, 5 requests: 3 children started, the bound noted (%u started)",
+	       q.nstarted);
+	result(q.accepts == 3 && q.next == 3,
+	       "bound 3: no ACCEPT beyond the bound, 2 requests left in the kernel (%u ACCEPTs)",
+	       q.accepts);
+
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(!ret && q.accepts == 3 && q.nstarted == 3,
+	       "bound 3: a READY at the bound accepts nothing");
+
+	result(hsd_admit_ended(&a, 1), "bound 3: a child ending while requests wait asks to drain");
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(!ret && q.nstarted == 4 && q.started[3] == 13 && a.running == 3 && a.backlog &&
+	       q.accepts == 4, "bound 3: the freed room takes the next waiting request");
+
+	result(hsd_admit_ended(&a, 3) && a.running == 0, "bound 3: three more end");
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(!ret && q.nstarted == 5 && q.started[4] == 14 && a.running == 1 && !a.backlog &&
+	       q.accepts == 6 && !q.nrefused,
+	       "bound 3: the last request started, the empty queue clears the backlog");
+
+	result(!hsd_admit_ended(&a, 5) && a.running == 0,
+	       "bound 3: ends with nothing waiting ask for nothing, the count stops at 0");
+}
+
+static void test_admit_refusals(void)
+{
+	struct fake_queue q = { .n = 4, .fail_start = 21 };
+	struct hsd_admit a = { .max = 1 };
+	int ret;
+
+	q.reqs[0] = (struct fake_req){ .fd = 20, .err = -EINVAL };	/* malformed */
+	q.reqs[1] = (struct fake_req){ .fd = 21 };			/* no process */
+	q.reqs[2] = (struct fake_req){ .fd = 22 };
+	q.reqs[3] = (struct fake_req){ .fd = 23 };
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(!ret && q.nrefused == 2 && q.refused[0] == 20 && q.refused_status[0] == EINVAL &&
+	       q.refused[1] == 21 && q.refused_status[1] == EAGAIN,
+	       "a malformed request and one without a child get a failed DONE (%u refused)",
+	       q.nrefused);
+	result(q.nstarted == 1 && q.started[0] == 22 && a.running == 1 && a.backlog &&
+	       q.next == 3, "refused requests take no room: the next one starts, one waits");
+
+	q = (struct fake_queue){ .n = 2, .fail_start = -1 };
+	q.reqs[0] = (struct fake_req){ .fd = -1, .err = -EPERM };
+	q.reqs[1] = (struct fake_req){ .fd = 30 };
+	a = (struct hsd_admit){ .max = 4 };
+	ret = hsd_admit_drain(&a, &fake_ops, &q);
+	result(ret == -EPERM && !q.nstarted && !q.nrefused && !a.running,
+	       "a failed ACCEPT stops the loop with its error");
+}
+
 int test_hsd_count(void)
 {
-	return 3 + 2 + N(conf_bad_cases) + 2 + N(timeout_cases) + N(identity_cases) + 5 +
-	       N(psk_bad_cases) + 6 + 2 + 1 + 3 + N(accept_bad_cases) + 1 + 2;
+	return 3 + 2 + N(conf_bad_cases) + 4 + N(timeout_cases) + N(max_children_cases) +
+	       N(identity_cases) + 5 + N(psk_bad_cases) + 6 + 2 + 1 + 3 + N(accept_bad_cases) +
+	       1 + 2 + 8 + 3;
 }
 
 void test_hsd(void)
@@ -552,6 +719,7 @@ void test_hsd(void)
 	test_conf_bad();
 	test_conf_merge();
 	test_timeouts();
+	test_max_children();
 	test_identities();
 	test_psk_format();
 	test_psk_bad();
@@ -562,4 +730,6 @@ void test_hsd(void)
 	test_accept_bad();
 	test_accept_truncated();
 	test_done();
+	test_admit_burst();
+	test_admit_refusals();
 }
