@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/tls.h>
@@ -17,6 +18,39 @@
 #define PRIO_BASE	"NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE"
 #define PRIO_PSK	":+ECDHE-PSK:+DHE-PSK:+PSK"
 #define PRIO_ALL_AEAD	":+AES-128-CCM"
+
+static pthread_mutex_t opt_lock = PTHREAD_MUTEX_INITIALIZER;
+static int opt_server_early_data = 1;
+
+/*
+ * Zero @enable: servers of quic_server_handshake() started from now on
+ * take no 0-RTT data; nonzero (the default) lets them.
+ */
+QUIC_API void quic_set_server_early_data(int enable)
+{
+	pthread_mutex_lock(&opt_lock);
+	opt_server_early_data = !!enable;
+	pthread_mutex_unlock(&opt_lock);
+}
+
+/* The GnuTLS flags of a session of ours. */
+static unsigned int session_flags(bool server)
+{
+	unsigned int flags = GNUTLS_NO_END_OF_EARLY_DATA;	/* RFC 9001 Section 8.3 */
+	int early;
+
+	if (!server)
+		return flags | GNUTLS_CLIENT;
+	pthread_mutex_lock(&opt_lock);
+	early = opt_server_early_data;
+	pthread_mutex_unlock(&opt_lock);
+	/* Without the flag GnuTLS allows 0-RTT in no ticket it issues and
+	 * rejects what a client sends on an older one (RFC 8446 Section
+	 * 4.2.10); the client then sends it again in 1-RTT packets.
+	 */
+	flags |= GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET;
+	return early ? flags | GNUTLS_ENABLE_EARLY_DATA : flags;
+}
 
 /*
  * The cipher suites to allow: the one QUIC_SOCKOPT_CONFIG names in
@@ -64,9 +98,7 @@ static int endpoint_run(int fd, bool server, const char *pkey_file, const char *
 			return len;
 		alpns = alpnbuf;
 	}
-	ret = gnutls_init(&session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET |
-						      GNUTLS_ENABLE_EARLY_DATA :
-					      GNUTLS_CLIENT) | GNUTLS_NO_END_OF_EARLY_DATA);
+	ret = gnutls_init(&session, session_flags(server));
 	if (ret)
 		return -ENOMEM;
 	snprintf(prio, sizeof(prio), "%s%s%s", PRIO_BASE, psk ? PRIO_PSK : "",

@@ -75,6 +75,7 @@ int fake_pair(int *cfd, int *sfd)
 	if (k < 0)
 		return -1;
 	socks[j].used = socks[k].used = true;
+	socks[j].client = true;
 	socks[j].peer = k;
 	socks[k].peer = j;
 	/* Recognisable parameter bytes per side, as the kernel would encode. */
@@ -176,6 +177,27 @@ static int f_getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 		src = &s->cfg;
 		n = sizeof(s->cfg);
 		break;
+	case QUIC_SOCKOPT_SESSION_TICKET: {
+		static __thread uint8_t buf[sizeof(s->ticket)];
+		size_t i;
+
+		/* A server's key as the listener gives it; a client's ticket. */
+		if (!s->client && !s->ticket_key)
+			return fail(ENOPROTOOPT);
+		pthread_mutex_lock(&lock);
+		if (s->client) {
+			memcpy(buf, s->ticket, s->ticket_len);
+			n = s->ticket_len;
+			s->ticket_new = false;
+		} else {
+			for (i = 0; i < 64; i++)
+				buf[i] = (uint8_t)(0xa5 ^ i);
+			n = 64;
+		}
+		pthread_mutex_unlock(&lock);
+		src = buf;
+		break;
+	}
 	case QUIC_SOCKOPT_CONNECTION_CLOSE: {
 		static __thread uint8_t cc[8];
 
@@ -232,6 +254,20 @@ static ssize_t f_sendmsg(int fd, const struct msghdr *msg, int flags)
 			goto out;
 		}
 		m->level = hi.crypto_level;
+		/* As the kernel: a client keeps 1-RTT handshake data (tickets). */
+		if (m->level == QUIC_CRYPTO_APP && p->client) {
+			if (len > sizeof(p->ticket)) {
+				s->violations++;
+				errno = EMSGSIZE;
+				goto out;
+			}
+			memcpy(p->ticket, m->data, len);
+			p->ticket_len = len;
+			p->ticket_new = true;
+			ret = len;
+			pthread_cond_broadcast(&cond);
+			goto out;
+		}
 	} else if (cmsg->cmsg_type == QUIC_STREAM_INFO) {
 		if (!s->established) {
 			errno = ENOTCONN;
@@ -350,22 +386,34 @@ static int f_shutdown(int fd, int how)
 	return 0;
 }
 
+/* What poll() reports for @s when asked for @events. */
+static short poll_events(struct fake_sock *s, short events)
+{
+	short revents = events & POLLOUT;
+
+	if ((events & POLLIN) && readable(s))
+		revents |= POLLIN;
+	if ((events & POLLPRI) && s->ticket_new)
+		revents |= POLLPRI;
+	if (s->peer_gone || s->shut)
+		revents |= (events & POLLIN) | POLLHUP;
+	return revents;
+}
+
+/* One socket; a wait is cut to FAKE_WAIT_S, and 0 does not wait. */
 static int f_poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
 	struct fake_sock *s = nfds == 1 ? fake_get(fds[0].fd) : NULL;
 	int ret = 1;
 
-	(void)timeout;
 	if (!s)
 		return fail(EINVAL);
 	pthread_mutex_lock(&lock);
-	fds[0].revents = fds[0].events & POLLOUT;
-	while (!fds[0].revents) {
-		if (readable(s) || s->peer_gone || s->shut) {
-			fds[0].revents = POLLIN;
+	for (;;) {
+		fds[0].revents = poll_events(s, fds[0].events);
+		if (fds[0].revents)
 			break;
-		}
-		if (wait_locked()) {
+		if (!timeout || wait_locked()) {
 			ret = 0;
 			break;
 		}

@@ -24,6 +24,7 @@ struct fake_msg;
 
 struct fake_sock {
 	bool used, nonblock, established, shut, peer_gone;
+	bool client;			/* the first socket of its pair */
 	int peer;			/* index of the other end */
 	uint8_t tp[64];			/* "our" encoded transport parameters */
 	size_t tplen;
@@ -35,6 +36,10 @@ struct fake_sock {
 	uint32_t close_code;		/* QUIC_SOCKOPT_CONNECTION_CLOSE set */
 	uint32_t peer_code;		/* the peer's close, once gone */
 	size_t max_read;		/* cut every recvmsg() to this (0: no) */
+	bool ticket_key;		/* server: a listener's ticket key to read */
+	uint8_t ticket[4096];		/* client: the last NewSessionTicket */
+	size_t ticket_len;
+	bool ticket_new;		/* client: not read yet (POLLPRI) */
 	unsigned int violations;	/* calls the kernel would refuse */
 	struct fake_msg *q;		/* bytes on their way to us */
 };

@@ -519,6 +519,184 @@ static void test_keylog(void)
 	remove(kl);
 }
 
+/* ---- 0-RTT: a resuming client against quic_server_handshake() ---- */
+
+struct resume {
+	uint8_t data[4096];
+	size_t len;
+};
+
+/* A client session built as an application that resumes builds one. */
+static int resume_client(struct side *sd, int fd, const struct resume *rs)
+{
+	char prio[256];
+
+	memset(sd, 0, sizeof(*sd));
+	sd->fd = fd;
+	snprintf(prio, sizeof(prio), prio_fmt, "AES-128-GCM");
+	if (gnutls_init(&sd->session, GNUTLS_CLIENT | GNUTLS_ENABLE_EARLY_DATA |
+			GNUTLS_NO_END_OF_EARLY_DATA) ||
+	    gnutls_priority_set_direct(sd->session, prio, NULL) ||
+	    gnutls_certificate_allocate_credentials(&sd->cert) ||
+	    gnutls_certificate_set_x509_trust_file(sd->cert, path("ca.pem"),
+						   GNUTLS_X509_FMT_PEM) != 1 ||
+	    gnutls_credentials_set(sd->session, GNUTLS_CRD_CERTIFICATE, sd->cert) ||
+	    gnutls_server_name_set(sd->session, GNUTLS_NAME_DNS, "server.test", 11) ||
+	    quic_session_set_alpn(sd->session, "hq-interop", 10))
+		return -1;
+	gnutls_session_set_verify_cert(sd->session, "server.test", 0);
+	if (rs && quic_session_set_data(sd->session, rs->data, rs->len))
+		return -1;
+	gnutls_transport_set_int(sd->session, fd);
+	return 0;
+}
+
+static void *resume_client_thread(void *arg)
+{
+	struct side *sd = arg;
+
+	sd->ret = quic_handshake(sd->session);
+	return NULL;
+}
+
+/*
+ * One connection of a client resuming with @rs (NULL: none) to
+ * quic_server_handshake() on a socket that has a listener's ticket key.
+ * With @save, the client waits for the server's ticket and keeps its
+ * resumption data there. The client is left in @c (side_free() it), the
+ * server's socket in *@sfd. Returns the server's result.
+ */
+static int resume_run(struct side *c, const struct resume *rs, struct resume *save, int *sfd)
+{
+	struct run s = { .pkey = path("server.key"), .cert = path("server.pem"),
+			 .alpn = "hq-interop" };
+	pthread_t tc, ts;
+	int cfd;
+
+	fake_reset();
+	fake_pair(&cfd, &s.fd);
+	*sfd = s.fd;
+	fake_get(s.fd)->ticket_key = true;
+	fake_get(cfd)->cfg.receive_session_ticket = !!save;
+	if (resume_client(c, cfd, rs)) {
+		c->ret = -ENOMEM;
+		return -ENOMEM;
+	}
+	pthread_create(&ts, NULL, server_thread, &s);
+	pthread_create(&tc, NULL, resume_client_thread, c);
+	pthread_join(tc, NULL);
+	if (c->ret)
+		quic_kops->shutdown(cfd, SHUT_RDWR);
+	pthread_join(ts, NULL);
+	if (save) {
+		save->len = sizeof(save->data);
+		if (c->ret || quic_session_get_data(c->session, save->data, &save->len))
+			save->len = 0;
+	}
+	return s.ret;
+}
+
+/* The client installed a 0-RTT key: it offered early data. */
+static bool early_offered(const struct side *c)
+{
+	return fake_get(c->fd)->sec[QUIC_CRYPTO_EARLY][1].set;
+}
+
+/* A big-endian field of @len (at most 4) bytes; -1 when fewer are left. */
+static long take_be(const uint8_t **p, size_t *left, size_t len)
+{
+	long v = 0;
+
+	if (*left < len)
+		return -1;
+	*left -= len;
+	while (len--)
+		v = v << 8 | *(*p)++;
+	return v;
+}
+
+/* Step over @len bytes; false when fewer are left. */
+static bool skip(const uint8_t **p, size_t *left, long len)
+{
+	if (len < 0 || (size_t)len > *left)
+		return false;
+	*p += len;
+	*left -= len;
+	return true;
+}
+
+/*
+ * The max_early_data_size the NewSessionTicket held by the client socket
+ * @fd allows (its early_data extension, RFC 8446 Section 4.6.1): 0 when
+ * it has none, -1 when there is no ticket or it is malformed.
+ */
+static long ticket_early_data(int fd)
+{
+	const struct fake_sock *s = fake_get(fd);
+	const uint8_t *p = s->ticket;
+	size_t left = s->ticket_len;
+	long type, len;
+
+	/* type 4 and length; lifetime, age_add; nonce<1>, ticket<2>; extensions<2> */
+	if (take_be(&p, &left, 1) != 4 || take_be(&p, &left, 3) != (long)left ||
+	    !skip(&p, &left, 8) || !skip(&p, &left, take_be(&p, &left, 1)) ||
+	    !skip(&p, &left, take_be(&p, &left, 2)) || take_be(&p, &left, 2) != (long)left)
+		return -1;
+	while (left) {
+		type = take_be(&p, &left, 2);
+		len = take_be(&p, &left, 2);
+		if (type == 42)		/* early_data */
+			return len == 4 ? take_be(&p, &left, 4) : -1;
+		if (type < 0 || !skip(&p, &left, len))
+			return -1;
+	}
+	return 0;
+}
+
+/* The server took the 0-RTT key and the client saw it accept. */
+static bool early_accepted(const struct side *c, int sfd)
+{
+	return fake_get(sfd)->sec[QUIC_CRYPTO_EARLY][0].set &&
+	       (gnutls_session_get_flags(c->session) & GNUTLS_SFLAGS_EARLY_DATA);
+}
+
+static void test_zero_rtt(void)
+{
+	struct resume first, second;
+	struct side c;
+	int sret, sfd;
+
+	sret = resume_run(&c, NULL, &first, &sfd);
+	result(!c.ret && !sret && first.len,
+	       "0-RTT: a full handshake leaves resumption data (%d, %d, %zu bytes)", c.ret, sret,
+	       first.len);
+	result(ticket_early_data(c.fd) == 0xffffffffL,
+	       "0-RTT: by default the ticket allows early data, 0xffffffff bytes (0x%lx)",
+	       ticket_early_data(c.fd));
+	side_free(&c);
+
+	sret = resume_run(&c, &first, NULL, &sfd);
+	result(!c.ret && !sret && gnutls_session_is_resumed(c.session) && early_offered(&c) &&
+	       early_accepted(&c, sfd),
+	       "0-RTT: by default the server accepts the client's early data (%d, %d)", c.ret,
+	       sret);
+	side_free(&c);
+
+	/* Opted out: a ticket that allows 0-RTT resumes, its early data does not count. */
+	quic_set_server_early_data(0);
+	sret = resume_run(&c, &first, &second, &sfd);
+	result(!c.ret && !sret && gnutls_session_is_resumed(c.session) && early_offered(&c) &&
+	       !fake_get(sfd)->sec[QUIC_CRYPTO_EARLY][0].set &&
+	       !(gnutls_session_get_flags(c.session) & GNUTLS_SFLAGS_EARLY_DATA),
+	       "0-RTT off: the server resumes but rejects the early data offered (%d, %d)", c.ret,
+	       sret);
+	result(second.len && !ticket_early_data(c.fd),
+	       "0-RTT off: the ticket it sends allows no early data (%ld)",
+	       ticket_early_data(c.fd));
+	side_free(&c);
+	quic_set_server_early_data(1);
+}
+
 /* ---- smaller things ---- */
 
 static void test_misc(void)
@@ -603,7 +781,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..47\n");
+	printf("KTAP version 1\n1..52\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
@@ -612,6 +790,7 @@ int main(int argc, char **argv)
 	test_refusals();
 	test_no_hostname();
 	test_keylog();
+	test_zero_rtt();
 	test_misc();
 	test_alpn_sizes();
 

@@ -112,6 +112,19 @@ void quic_set_insecure(int insecure);
  */
 void quic_set_allow_no_hostname(int allow);
 
+/*
+ * 0-RTT on the server side of quic_server_handshake(): by default its
+ * tickets allow early data and it accepts early data (once per
+ * ClientHello: GnuTLS's anti-replay check). Zero: its tickets no longer
+ * allow 0-RTT, and early data a client sends with an older ticket is
+ * rejected (the client's stack sends it again in 1-RTT), for servers
+ * whose requests are not safe to replay (RFC 9001 Section 9.2). Applies
+ * to handshakes started afterwards; a session prepared for
+ * quic_handshake() takes early data only when the caller created it with
+ * GNUTLS_ENABLE_EARLY_DATA.
+ */
+void quic_set_server_early_data(int enable);
+
 #ifdef __cplusplus
 }
 #endif
