@@ -160,9 +160,13 @@ static void quic_pnspace_slide(struct quic_pnspace *space, s64 pn)
 	space->min_pn_seen = floor;
 	/* Received packets just above the floor are now contiguous with it. */
 	quic_pnspace_move_base(space, floor);
-	/* A checkpoint below the floor would bring given-up ranges back. */
+	/* A checkpoint below the floor would bring given-up ranges back, and
+	 * one on the floor itself would report it received: the floor is
+	 * just a number, the peer may never have sent it (RFC 9000 Section
+	 * 13.1). The checkpoint moves to @pn, which is being received.
+	 */
 	if (space->last_max_pn_seen < floor)
-		space->last_max_pn_seen = floor;
+		space->last_max_pn_seen = pn;
 }
 
 /* Called when @now brought a new largest packet number: take a checkpoint

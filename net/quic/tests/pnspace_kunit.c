@@ -397,6 +397,35 @@ static void pnspace_survives_10000_packet_gap(struct kunit *test)
 	KUNIT_EXPECT_GE(test, info->smallest, resume);
 }
 
+/* RFC 9000 Section 13.1: an ACK never covers a packet that was not
+ * received. After a jump of a whole map, the window's floor lies on a
+ * number the peer never sent; the checkpoints that follow must not turn
+ * it into the start of an acknowledged range. Every ACK built after each
+ * packet is checked, not only the last.
+ */
+static void pnspace_ack_after_a_jump_covers_only_received_numbers(struct kunit *test)
+{
+	struct quic_pnspace *space = pnspace_new(test);
+	struct quic_ack_info *info = ack_info_new(test);
+	s64 pn, resume = 10 + 10000;
+	u64 now = 0;
+
+	/* A checkpoint at every new largest number once 10 us passed. */
+	quic_pnspace_set_time_limit(space, 10);
+	for (pn = 0; pn < 10; pn++)
+		KUNIT_ASSERT_EQ(test, quic_pnspace_mark(space, pn, now), 0);
+
+	for (pn = resume; pn < resume + 64; pn++) {
+		now += 20;
+		KUNIT_ASSERT_EQ_MSG(test, quic_pnspace_mark(space, pn, now), 0, "pn %lld", pn);
+		KUNIT_ASSERT_EQ(test, quic_pnspace_ack_info(space, info), 0);
+		KUNIT_EXPECT_EQ(test, info->largest, pn);
+		/* Nothing between 10 and resume was received. */
+		KUNIT_ASSERT_GE_MSG(test, info->smallest, resume, "after pn %lld", pn);
+		KUNIT_EXPECT_GE(test, (s64)(info->largest - info->first_range), resume);
+	}
+}
+
 static void pnspace_window_advances_by_time(struct kunit *test)
 {
 	struct quic_pnspace *space = pnspace_new(test);
@@ -627,6 +656,7 @@ static struct kunit_case pnspace_cases[] = {
 	KUNIT_CASE(pnspace_map_grows_to_fixed_window),
 	KUNIT_CASE(pnspace_beyond_window_slides_instead_of_refusing),
 	KUNIT_CASE(pnspace_survives_10000_packet_gap),
+	KUNIT_CASE(pnspace_ack_after_a_jump_covers_only_received_numbers),
 	KUNIT_CASE(pnspace_window_advances_by_time),
 	KUNIT_CASE(pnspace_window_advances_by_count),
 	KUNIT_CASE(pnspace_next_pn_stops_before_2_62_minus_1),
