@@ -194,7 +194,11 @@ static int sample_user_socket(struct socket **sockp, struct file **filp)
 	sock = sockfd_lookup(fd, &err);
 	if (!sock)
 		return err;
-	if (sock->sk->sk_protocol != IPPROTO_QUIC) {
+	/* Only QUIC registers stream and datagram sockets of protocol 261;
+	 * a raw socket may carry that number too.
+	 */
+	if (sock->sk->sk_protocol != IPPROTO_QUIC ||
+	    (sock->type != SOCK_STREAM && sock->type != SOCK_DGRAM)) {
 		sockfd_put(sock);
 		return -EPROTOTYPE;
 	}

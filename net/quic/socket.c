@@ -519,6 +519,15 @@ static int quic_setsockopt(struct sock *sk, int level, int optname, sockptr_t op
 	return quic_do_setsockopt(sk, optname, optval, optlen);
 }
 
+/* The exported calls take a bare struct sock from another module: only
+ * sockets of our two protos are QUIC sockets (a raw socket may carry
+ * protocol number 261 too).
+ */
+static bool quic_sk_is_quic(const struct sock *sk)
+{
+	return sk && (sk->sk_prot == &quic_prot || sk->sk_prot == &quicv6_prot);
+}
+
 /**
  * quic_kernel_setsockopt - set a SOL_QUIC option on a kernel socket
  * @sk: the socket
@@ -529,10 +538,13 @@ static int quic_setsockopt(struct sock *sk, int level, int optname, sockptr_t op
  * For kernel consumers (net/handshake users such as SMB and NFS), which
  * cannot go through setsockopt() with a kernel buffer for SOL_QUIC.
  *
- * Return: 0 or a negative errno, exactly as setsockopt() would.
+ * Return: 0 or a negative errno, exactly as setsockopt() would;
+ * -EPROTOTYPE when @sk is not a QUIC socket.
  */
 int quic_kernel_setsockopt(struct sock *sk, int optname, void *optval, unsigned int optlen)
 {
+	if (!quic_sk_is_quic(sk))
+		return -EPROTOTYPE;
 	return quic_do_setsockopt(sk, optname, KERNEL_SOCKPTR(optval), optlen);
 }
 EXPORT_SYMBOL_GPL(quic_kernel_setsockopt);
@@ -707,10 +719,13 @@ static int quic_getsockopt(struct sock *sk, int level, int optname, char __user 
  * @optval: buffer, in kernel memory
  * @optlen: in: size of @optval; out: length of the value
  *
- * Return: 0 or a negative errno, exactly as getsockopt() would.
+ * Return: 0 or a negative errno, exactly as getsockopt() would;
+ * -EPROTOTYPE when @sk is not a QUIC socket.
  */
 int quic_kernel_getsockopt(struct sock *sk, int optname, void *optval, unsigned int *optlen)
 {
+	if (!quic_sk_is_quic(sk))
+		return -EPROTOTYPE;
 	return quic_do_getsockopt(sk, optname, KERNEL_SOCKPTR(optval), KERNEL_SOCKPTR(optlen));
 }
 EXPORT_SYMBOL_GPL(quic_kernel_getsockopt);

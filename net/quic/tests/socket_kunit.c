@@ -68,6 +68,41 @@ static void socket_is_freed_after_rcu_grace_period(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sock_flag(sk, SOCK_RCU_FREE));
 }
 
+/*
+ * quic_kernel_setsockopt() and quic_kernel_getsockopt() take a bare
+ * struct sock from another module: one that is not a QUIC socket (a raw
+ * socket whose protocol number is 261 too, or a UDP socket) is refused
+ * before anything reads it as one.
+ */
+static void socket_kernel_options_refuse_other_sockets(struct kunit *test)
+{
+	static const struct { int type; int protocol; } others[] = {
+		{ SOCK_RAW, IPPROTO_QUIC },
+		{ SOCK_DGRAM, IPPROTO_UDP },
+		{ SOCK_STREAM, IPPROTO_TCP },
+	};
+	struct quic_event_option opt = { .type = QUIC_EVENT_STREAM_UPDATE };
+	struct socket *sock;
+	unsigned int len;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(others); i++) {
+		KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, others[i].type,
+						       others[i].protocol, &sock), 0);
+		len = sizeof(opt);
+		KUNIT_EXPECT_EQ_MSG(test, quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_EVENT,
+								 &opt, &len),
+				    -EPROTOTYPE, "type %d protocol %d", others[i].type,
+				    others[i].protocol);
+		/* Refused before the (absent) value is looked at. */
+		KUNIT_EXPECT_EQ_MSG(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_EVENT,
+								 NULL, sizeof(opt)),
+				    -EPROTOTYPE, "type %d protocol %d", others[i].type,
+				    others[i].protocol);
+		sock_release(sock);
+	}
+}
+
 static void socket_defaults_follow_rfc(struct kunit *test)
 {
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
@@ -815,6 +850,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_alpn_round_trip_and_limits),
 	KUNIT_CASE(socket_token_and_ticket_round_trip),
 	KUNIT_CASE(socket_event_enable_disable),
+	KUNIT_CASE(socket_kernel_options_refuse_other_sockets),
 	KUNIT_CASE(socket_ip_level_options_pass_through),
 	KUNIT_CASE_PARAM(socket_uapi_layout_is_stable, socket_layout_gen_params),
 	KUNIT_CASE(socket_snmp_lists_every_counter_in_order),
