@@ -595,6 +595,10 @@ static int quic_alpn_hold(struct net *net, const union quic_addr *local,
 	new = kzalloc(sizeof(*new), GFP_ATOMIC);
 	if (!new)
 		return -ENOMEM;
+	/* The UDP receive path's route is not referenced (a noref dst valid
+	 * within its RCU section only); nothing needs it later.
+	 */
+	skb_dst_drop(skb);
 	__skb_queue_head_init(&freed);
 	spin_lock_bh(&quic_alpn_held_lock);
 	h = quic_alpn_held_find(net, local, peer, dcid, &freed);

@@ -17,6 +17,7 @@
 #include <linux/quic.h>
 #include <linux/skbuff.h>
 #include <linux/unaligned.h>
+#include <net/route.h>
 #include <net/sock.h>
 
 #include "../alpn.h"
@@ -692,6 +693,40 @@ static void alpn_route_holds_a_hello_start_until_its_rest(struct kunit *test)
 	quic_alpn_held_purge(&init_net);
 }
 
+/*
+ * The UDP receive path hands datagrams over with a route it does not hold
+ * a reference on (a noref dst, valid only inside that RCU section). A
+ * ClientHello start held for up to a second must not keep it.
+ */
+static void alpn_held_hello_start_keeps_no_route(struct kunit *test)
+{
+	struct flowi4 fl4 = { .daddr = htonl(INADDR_LOOPBACK) };
+	struct sk_buff *one, *two, *held = NULL;
+	struct socket *a, *b, *wanted;
+	struct sock *first;
+	struct rtable *rt;
+
+	first = alpn_one_two(test, 6, &a, &b);
+	wanted = first == a->sk ? b : a;
+	alpn_split(test, &alpn_dcid_a, wanted == a ? "\x03one" : "\x03two", 1000, 700, &one,
+		   &two);
+	rt = ip_route_output_key(&init_net, &fl4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rt));
+
+	rcu_read_lock();
+	skb_dst_set_noref(one, &rt->dst);
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(one, &held), ERR_PTR(-EINPROGRESS));
+	rcu_read_unlock();
+	ip_rt_put(rt);
+
+	KUNIT_EXPECT_PTR_EQ(test, alpn_lookup_held(two, &held), wanted->sk);
+	KUNIT_ASSERT_PTR_EQ(test, held, one);
+	KUNIT_EXPECT_EQ_MSG(test, held->_skb_refdst, 0UL, "the held datagram kept its route");
+	kfree_skb(held);
+	kfree_skb(two);
+	quic_alpn_held_purge(&init_net);
+}
+
 /* Hand @pkt to the receive path as a datagram from 127.0.0.1:40000 to
  * the case's port, through the UDP tunnel of @listener.
  */
@@ -788,6 +823,7 @@ static struct kunit_case alpn_cases[] = {
 	KUNIT_CASE(alpn_route_follows_the_protocol_the_client_prefers),
 	KUNIT_CASE(alpn_route_sends_later_datagrams_where_the_client_waits),
 	KUNIT_CASE(alpn_route_holds_a_hello_start_until_its_rest),
+	KUNIT_CASE(alpn_held_hello_start_keeps_no_route),
 	KUNIT_CASE(alpn_receive_path_queues_both_halves_in_order),
 	{}
 };
