@@ -96,16 +96,35 @@ static unsigned long quic_timer_expires(u64 timeout_us)
 			       1);
 }
 
+/* An expiry of @type deferred to release_sock() is stale once the owner
+ * armed that timer again or stopped it: forget it, with its reference.
+ * The owner holds the socket, so that reference is never the last.
+ */
+static void quic_timer_forget_deferred(struct quic_timers *t, u8 type)
+{
+	if (test_and_clear_bit(type, &t->deferred))
+		__sock_put(t->sk);
+}
+
 /**
  * quic_timer_reset - (re)arm a timer @timeout_us microseconds from now
  * @t: the socket's timers
  * @type: any type but %QUIC_TIMER_PACE (see quic_timer_start_pace())
  * @timeout_us: delay; rounded up to a jiffy, capped at about 71 minutes
+ *
+ * An expiry of this timer still deferred to release_sock() is dropped:
+ * the new deadline replaces it. A deadline already due (@timeout_us 0)
+ * keeps it instead: it runs from release_sock() as it would have.
  */
 void quic_timer_reset(struct quic_timers *t, u8 type, u64 timeout_us)
 {
 	if (WARN_ON_ONCE(type >= QUIC_TIMER_PACE))
 		return;
+	if (test_bit(type, &t->deferred)) {
+		if (!timeout_us)
+			return;
+		quic_timer_forget_deferred(t, type);
+	}
 	sk_reset_timer(t->sk, &t->timer[type], quic_timer_expires(timeout_us));
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_reset);
@@ -117,7 +136,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_reset);
  * @timeout_us: delay from now
  *
  * Used where several events may each want an earlier expiry (the ACK delay
- * timer for instance): the earliest wins.
+ * timer for instance): the earliest wins, and an expiry still deferred to
+ * release_sock() is the earliest of all: it stays.
  */
 void quic_timer_reduce(struct quic_timers *t, u8 type, u64 timeout_us)
 {
@@ -155,10 +175,13 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_start_pace);
  * @t: the socket's timers
  * @type: which timer
  *
- * An expiry already running on another CPU completes on its own.
+ * An expiry already running on another CPU completes on its own; one
+ * deferred to release_sock() is dropped.
  */
 void quic_timer_stop(struct quic_timers *t, u8 type)
 {
+	if (type < QUIC_TIMER_MAX)
+		quic_timer_forget_deferred(t, type);
 	if (type == QUIC_TIMER_PACE) {
 		if (hrtimer_try_to_cancel(&t->pace) == 1)
 			__sock_put(t->sk);

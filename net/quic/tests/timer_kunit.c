@@ -184,6 +184,65 @@ static void timer_expiry_on_owned_socket_waits_for_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
 }
 
+/*
+ * An expiry deferred to release_sock() is stale once the owner armed that
+ * timer again or stopped it: the idle timer restarted by a packet the
+ * backlog just delivered must not close the connection at release. The
+ * deferred expiry goes, with its socket reference; the new deadline stands.
+ */
+static void timer_deferred_expiry_dropped_when_rearmed_or_stopped(struct kunit *test)
+{
+	struct sock *sk = timer_sk(test);
+	struct quic_timers *t = quic_timers(sk);
+	int ref = refcount_read(&sk->sk_refcnt);
+
+	lock_sock(sk);
+	quic_timer_reset(t, QUIC_TIMER_IDLE, 0);
+	quic_timer_reset(t, QUIC_TIMER_PATH, 0);
+	KUNIT_ASSERT_TRUE(test, timer_wait_deferred(t, QUIC_TIMER_IDLE));
+	KUNIT_ASSERT_TRUE(test, timer_wait_deferred(t, QUIC_TIMER_PATH));
+	quic_timer_reset(t, QUIC_TIMER_IDLE, 10 * USEC_PER_SEC);
+	quic_timer_stop(t, QUIC_TIMER_PATH);
+	KUNIT_EXPECT_FALSE(test, test_bit(QUIC_TIMER_IDLE, &t->deferred));
+	KUNIT_EXPECT_FALSE(test, test_bit(QUIC_TIMER_PATH, &t->deferred));
+	release_sock(sk);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&timer_fired[QUIC_TIMER_IDLE]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&timer_fired[QUIC_TIMER_PATH]), 0);
+	KUNIT_EXPECT_TRUE(test, quic_timer_pending(t, QUIC_TIMER_IDLE));
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref + 1);
+	quic_timer_stop(t, QUIC_TIMER_IDLE);
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
+}
+
+/*
+ * A deferred expiry that the owner's new deadline does not put later still
+ * runs from release_sock(): a reduce (the ACK that was due is not put
+ * off), or a reset to a deadline already due (the loss detection timer
+ * re-armed for a PTO time that has passed).
+ */
+static void timer_deferred_expiry_kept_when_still_due(struct kunit *test)
+{
+	struct sock *sk = timer_sk(test);
+	struct quic_timers *t = quic_timers(sk);
+	int ref = refcount_read(&sk->sk_refcnt);
+
+	lock_sock(sk);
+	quic_timer_reduce(t, QUIC_TIMER_ACK, 0);
+	quic_timer_reset(t, QUIC_TIMER_LOSS, 0);
+	KUNIT_ASSERT_TRUE(test, timer_wait_deferred(t, QUIC_TIMER_ACK));
+	KUNIT_ASSERT_TRUE(test, timer_wait_deferred(t, QUIC_TIMER_LOSS));
+	quic_timer_reduce(t, QUIC_TIMER_ACK, 10 * USEC_PER_SEC);
+	quic_timer_reset(t, QUIC_TIMER_LOSS, 0);
+	release_sock(sk);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&timer_fired[QUIC_TIMER_ACK]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&timer_fired[QUIC_TIMER_LOSS]), 1);
+	KUNIT_EXPECT_FALSE(test, quic_timer_pending(t, QUIC_TIMER_LOSS));
+	quic_timer_stop(t, QUIC_TIMER_ACK);
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
+}
+
 static void timer_pace_hrtimer_fires_once(struct kunit *test)
 {
 	struct sock *sk = timer_sk(test);
@@ -268,6 +327,8 @@ static struct kunit_case timer_cases[] = {
 	KUNIT_CASE(timer_reduce_only_moves_earlier),
 	KUNIT_CASE(timer_expiry_runs_handler_and_drops_reference),
 	KUNIT_CASE(timer_expiry_on_owned_socket_waits_for_release),
+	KUNIT_CASE(timer_deferred_expiry_dropped_when_rearmed_or_stopped),
+	KUNIT_CASE(timer_deferred_expiry_kept_when_still_due),
 	KUNIT_CASE(timer_pace_hrtimer_fires_once),
 	KUNIT_CASE(timer_pace_stop_cancels),
 	KUNIT_CASE(timer_stop_all_drops_timers_and_deferred_expiries),
