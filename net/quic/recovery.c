@@ -331,17 +331,24 @@ static u64 quic_outq_spaces_pto(const struct quic_outq *outq, bool app, u8 *idx)
 	return best;
 }
 
-/* GetPtoTimeAndSpace() of RFC 9002 Appendix A.8: 0 for no PTO. With nothing
- * ack-eliciting in flight this is the client's anti-deadlock PTO, counted
- * from @now (Section 6.2.2.1).
+/* GetPtoTimeAndSpace() of RFC 9002 Appendix A.8: 0 for no PTO. When no
+ * space has a PTO of its own and the peer has not validated our address,
+ * this is the client's anti-deadlock PTO, counted from @now (*@deadlock
+ * set). Section 6.2.2.1 asks for it "even if there are no packets in
+ * flight"; unlike the pseudocode, 0-RTT packets in flight do not take it
+ * away, as the Application space has no PTO before confirmation and the
+ * handshake would otherwise hang when the server's flight is lost.
  */
-static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx)
+static u64 quic_outq_pto_time(const struct quic_outq *outq, u64 now, u8 *idx, bool *deadlock)
 {
-	if (!quic_outq_eliciting_in_flight(outq)) {
-		*idx = outq->hs_keys ? QUIC_CRYPTO_HANDSHAKE : QUIC_CRYPTO_INITIAL;
-		return now + quic_cong_pto(outq->cong, *idx);
-	}
-	return quic_outq_spaces_pto(outq, true, idx);
+	u64 t = quic_outq_spaces_pto(outq, true, idx);
+
+	*deadlock = false;
+	if (t || outq->peer_validated)
+		return t;
+	*deadlock = true;
+	*idx = outq->hs_keys ? QUIC_CRYPTO_HANDSHAKE : QUIC_CRYPTO_INITIAL;
+	return now + quic_cong_pto(outq->cong, *idx);
 }
 
 /*
@@ -371,6 +378,32 @@ static bool quic_outq_hs_pto_first(const struct quic_outq *outq, u64 loss, u64 *
 	return true;
 }
 
+/* quic_outq_loss_timer(), telling also whether the PTO is the anti-deadlock
+ * one, which counts from @now.
+ */
+static u64 quic_outq_timer(const struct quic_outq *outq, u64 now, u8 *level, bool *deadlock)
+{
+	u64 t;
+	u8 idx;
+
+	*deadlock = false;
+	t = quic_outq_loss_time(outq, &idx);
+	if (t) {
+		quic_outq_hs_pto_first(outq, t, &t, &idx);
+		goto out;
+	}
+	if (outq->amp_limited)
+		return 0;
+	if (!quic_outq_eliciting_in_flight(outq) && outq->peer_validated)
+		return 0;
+	t = quic_outq_pto_time(outq, now, &idx, deadlock);
+	if (!t)
+		return 0;
+out:
+	*level = idx;
+	return t;
+}
+
 /**
  * quic_outq_loss_timer - when the loss detection timer must fire
  * @outq: the queue
@@ -382,9 +415,9 @@ static bool quic_outq_hs_pto_first(const struct quic_outq *outq, u64 loss, u64 *
  * PTO due before it (quic_outq_hs_pto_first()); otherwise no timer while
  * a server is blocked by the anti-amplification limit, nor when nothing
  * ack-eliciting is in flight and the peer has validated our address
- * (&quic_outq.peer_validated; a client with nothing in flight keeps an
- * anti-deadlock PTO in its Handshake space once it has Handshake keys, else
- * its Initial space); otherwise the earliest PTO of the spaces with
+ * (&quic_outq.peer_validated; a client with nothing in flight but 0-RTT
+ * packets keeps an anti-deadlock PTO in its Handshake space once it has
+ * Handshake keys, else its Initial space); otherwise the earliest PTO of the spaces with
  * ack-eliciting packets in flight, the Application space only once the
  * handshake is confirmed.
  *
@@ -392,24 +425,9 @@ static bool quic_outq_hs_pto_first(const struct quic_outq *outq, u64 loss, u64 *
  */
 u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level)
 {
-	u64 t;
-	u8 idx;
+	bool deadlock;
 
-	t = quic_outq_loss_time(outq, &idx);
-	if (t) {
-		quic_outq_hs_pto_first(outq, t, &t, &idx);
-		goto out;
-	}
-	if (outq->amp_limited)
-		return 0;
-	if (!quic_outq_eliciting_in_flight(outq) && outq->peer_validated)
-		return 0;
-	t = quic_outq_pto_time(outq, now, &idx);
-	if (!t)
-		return 0;
-out:
-	*level = idx;
-	return t;
+	return quic_outq_timer(outq, now, level, &deadlock);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_loss_timer);
 
@@ -459,6 +477,7 @@ static void quic_outq_probe(struct quic_outq *outq, u8 idx)
  */
 int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 {
+	bool deadlock;
 	u64 t, pto;
 	u8 idx, hs;
 
@@ -473,8 +492,13 @@ int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 		*level = idx;
 		return QUIC_OUTQ_TIMER_LOSS;
 	}
-	/* The conditions of SetLossDetectionTimer(): no PTO when none is armed. */
-	if (!quic_outq_loss_timer(outq, now, &idx))
+	/* The conditions of SetLossDetectionTimer(): no PTO when none is armed,
+	 * nor before its time (a jiffies timer may fire early; the caller arms
+	 * it again). The anti-deadlock PTO counts from when it was armed,
+	 * which is not known here: its expiry is taken as due.
+	 */
+	t = quic_outq_timer(outq, now, &idx, &deadlock);
+	if (!t || (t > now && !deadlock))
 		return QUIC_OUTQ_TIMER_NONE;
 probe:
 	quic_outq_probe(outq, idx);

@@ -550,6 +550,57 @@ static void outqueue_pto_not_armed_with_nothing_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + 5000, &level), 0ULL);
 }
 
+/*
+ * RFC 9002 Section 6.2.2.1: until the server validated its address, a
+ * client MUST keep a PTO armed even with nothing in flight. 0-RTT packets
+ * in flight do not take that PTO away: the Application space is not
+ * probed before the handshake is confirmed. Here the client's Initial was
+ * acknowledged, its 0-RTT data is in flight, and nothing more comes.
+ */
+static void outqueue_client_with_only_0rtt_in_flight_keeps_a_pto(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level = 0xff;
+	u64 expiry;
+
+	KUNIT_ASSERT_EQ(test, oq_send_ping(test, e, QUIC_CRYPTO_INITIAL, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, oq_on_ack(e, QUIC_CRYPTO_INITIAL, 0, 0, OQ_T0 + 1000), 0);
+	oq_queue(test, e, s, 0, 100, false);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_EARLY, OQ_ROOM, OQ_T0 + 1000), 0U);
+	KUNIT_ASSERT_TRUE(test, e->tx.ack_eliciting);
+
+	expiry = quic_outq_loss_timer(&e->outq, OQ_T0 + 2000, &level);
+	KUNIT_EXPECT_GT(test, expiry, OQ_T0 + 2000);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_INITIAL);
+	/* Its expiry asks for an Initial probe (padded by the caller). */
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, expiry, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_INITIAL);
+}
+
+/*
+ * The loss detection timer counts in jiffies and may fire a little before
+ * the PTO time it was armed for (RFC 9002 Section 6.2.1): that expiry is
+ * no PTO. Nothing is probed, the backoff does not grow, and the caller
+ * arms the timer again; at the PTO time the probe goes.
+ */
+static void outqueue_pto_timer_firing_early_probes_nothing(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level;
+
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP - 1000, &level),
+			QUIC_OUTQ_TIMER_NONE);
+	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 0U);
+	KUNIT_EXPECT_FALSE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
+	KUNIT_EXPECT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 1U);
+}
+
 static void outqueue_client_keeps_anti_deadlock_pto_until_validated(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -1457,6 +1508,8 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_pto_probe_is_ping_when_nothing_to_send),
 	KUNIT_CASE(outqueue_pto_not_armed_with_nothing_in_flight),
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
+	KUNIT_CASE(outqueue_client_with_only_0rtt_in_flight_keeps_a_pto),
+	KUNIT_CASE(outqueue_pto_timer_firing_early_probes_nothing),
 	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
 	KUNIT_CASE(outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window),
 	KUNIT_CASE(outqueue_overdue_handshake_pto_goes_before_a_pending_loss_time),
