@@ -195,6 +195,13 @@ static void quic_msg_streams_blocked(struct sock *sk, bool uni)
 		quic_xmit(sk);
 }
 
+/* Opening streams changes the table: only with the socket lock held. */
+static struct quic_stream *quic_msg_send_get(struct sock *sk, s64 id)
+{
+	sock_owned_by_me(sk);
+	return quic_stream_send_get(quic_streams(sk), id, GFP_KERNEL);
+}
+
 /* Get stream @id to send on, opening it (and every lower one of its type)
  * when it is not open yet; waits for MAX_STREAMS unless @nowait or the
  * timeout is zero.
@@ -213,7 +220,7 @@ static struct quic_stream *quic_msg_stream_get(struct sock *sk, s64 id, bool now
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
-		s = quic_stream_send_get(t, id, GFP_KERNEL);
+		s = quic_msg_send_get(sk, id);
 		if (!IS_ERR(s) || PTR_ERR(s) != -EAGAIN)
 			break;
 		if (sndblock || (*timeo && !nowait))
@@ -224,8 +231,9 @@ static struct quic_stream *quic_msg_stream_get(struct sock *sk, s64 id, bool now
 			s = ERR_PTR(sock_intr_errno(*timeo));
 			break;
 		}
+		/* Evaluated after release_sock() too: only reads. */
 		sk_wait_event(sk, timeo, sk->sk_err || !quic_msg_alive(sk) ||
-			      !IS_ERR(quic_stream_send_get(t, id, GFP_KERNEL)), &wait);
+			      quic_stream_send_limit_allows(t, id), &wait);
 		if (sk->sk_err || !quic_msg_alive(sk)) {
 			s = ERR_PTR(-EPIPE);
 			break;

@@ -430,7 +430,8 @@ int quic_stream_set_local_max_streams(struct quic_stream_table *t, bool uni, u64
 		return -EBADMSG;
 	if (max <= t->local.max_streams[dir])
 		return 0;
-	t->local.max_streams[dir] = max;
+	/* Read locklessly by writers waiting for it. */
+	WRITE_ONCE(t->local.max_streams[dir], max);
 	return 1;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_set_local_max_streams);

@@ -193,6 +193,16 @@ static inline s64 quic_stream_next_local_id(const struct quic_stream_table *t, b
 	return t->local.next_id[uni];
 }
 
+/* The peer's limit lets our stream @id be opened (or it is open already).
+ * Reads one word: for wait conditions, which run after release_sock() and
+ * may only read.
+ */
+static inline bool quic_stream_send_limit_allows(const struct quic_stream_table *t, s64 id)
+{
+	return quic_stream_id_to_count(id) <=
+	       READ_ONCE(t->local.max_streams[quic_stream_id_uni(id)]);
+}
+
 /* Both parts are in a terminal state (or do not exist). */
 static inline bool quic_stream_is_done(const struct quic_stream *s)
 {

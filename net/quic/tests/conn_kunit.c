@@ -797,6 +797,31 @@ static void conn_released_streams_raise_the_peer_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, 0, data, 10), -EPIPE);
 }
 
+/*
+ * A writer waiting for the peer's MAX_STREAMS (RFC 9000 Section 4.6)
+ * sleeps through its timeout, then gets -EAGAIN; the stream table is
+ * changed only with the socket lock held (quic_msg_stream_get() asserts
+ * it under lockdep), so the wait condition, which also runs right after
+ * release_sock(), opens nothing.
+ */
+static void conn_stream_open_waits_for_max_streams(struct kunit *test)
+{
+	struct conn_pair p = { .server_max_streams = 1 };
+	unsigned long start;
+	s64 id;
+
+	conn_handshake(test, &conn_cases[0], 63087, &p);
+	KUNIT_ASSERT_EQ(test, conn_stream_open(p.client, -1, 0, &id), 0);
+	KUNIT_ASSERT_EQ(test, id, 0);
+	p.client->sk->sk_sndtimeo = msecs_to_jiffies(300);
+	start = jiffies;
+	KUNIT_EXPECT_EQ(test, conn_stream_open(p.client, -1, 0, &id), -EAGAIN);
+	KUNIT_EXPECT_GE(test, jiffies - start, msecs_to_jiffies(200));
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_NULL(test, quic_stream_find(quic_streams(p.client->sk), 4));
+	release_sock(p.client->sk);
+}
+
 /* The client's PLPMTUD state, read under its socket lock. */
 static void conn_plpmtud(struct socket *sock, struct quic_plpmtud *pl, u32 *mss)
 {
@@ -978,6 +1003,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_SLOW(conn_pacer_holds_a_burst_back_and_its_timer_sends_it),
 	KUNIT_CASE(conn_keeps_synchronous_aeads_when_an_async_one_is_preferred),
 	KUNIT_CASE_SLOW(conn_released_streams_raise_the_peer_limit),
+	KUNIT_CASE(conn_stream_open_waits_for_max_streams),
 	KUNIT_CASE_SLOW(conn_plpmtud_finds_the_largest_size_that_passes),
 	KUNIT_CASE(conn_tls_alert_in_the_handshake_is_a_crypto_error),
 	{}
