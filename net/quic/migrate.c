@@ -346,6 +346,21 @@ void quic_migrate_pref_rcvd(struct sock *sk, const union quic_addr *peer, bool m
 		quic_migrate_pref_move_server(sk);
 }
 
+/* Path 0's peer becomes @peer. The address pair is the socket's key in
+ * the lookup table: it leaves its bucket under the old pair and joins the
+ * new one's, so that lookups and the unhash at close use the right lock.
+ */
+static void quic_migrate_set_peer(struct sock *sk, const union quic_addr *peer)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	union quic_addr a = *peer;	/* may be path 1's, which stays */
+
+	quic_conn_unhash(sk);
+	quic_path_set_daddr(paths, 0, &a);
+	quic_set_sk_addr(sk, &a, false);
+	quic_conn_hash(sk);
+}
+
 /**
  * quic_migrate_peer_moved - the client's packets come from a new address
  * @sk: a server's connection, owned
@@ -369,7 +384,7 @@ void quic_migrate_peer_moved(struct sock *sk, const union quic_addr *peer, u32 l
 	 */
 	if (!quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING))
 		quic_path_set_daddr(paths, 1, quic_path_daddr(paths, 0));
-	quic_path_set_daddr(paths, 0, peer);
+	quic_migrate_set_peer(sk, peer);
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_PROBING);
 	quic_path_set_validated(paths, false);
 	quic_path_ampl_rcvd(paths, len);
@@ -424,7 +439,7 @@ void quic_migrate_path_timeout(struct sock *sk)
 	}
 	if (!quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING))
 		return;
-	quic_path_set_daddr(paths, 0, quic_path_daddr(paths, 1));
+	quic_migrate_set_peer(sk, quic_path_daddr(paths, 1));
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
 	quic_path_set_validated(paths, true);
 	quic_path_challenge_clear(paths);

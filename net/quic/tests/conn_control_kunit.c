@@ -852,6 +852,27 @@ static void ctl_size_hook_off(void *unused)
 	WRITE_ONCE(ctl_watched, NULL);
 }
 
+/* @sock's peer is @want: getpeername() says so, and the lookup by address
+ * pair (for packets without a connection ID) finds @sock there, which it
+ * does only if the socket moved to the bucket of its new pair.
+ */
+static void ctl_expect_peer(struct kunit *test, struct socket *sock, const union quic_addr *want)
+{
+	union quic_addr local = {}, peer = {};
+	struct sock *found;
+
+	KUNIT_ASSERT_GT(test, kernel_getsockname(sock, &local.sa), 0);
+	KUNIT_ASSERT_GT(test, kernel_getpeername(sock, &peer.sa), 0);
+	KUNIT_EXPECT_TRUE(test, peer.v4.sin_addr.s_addr == want->v4.sin_addr.s_addr);
+	KUNIT_EXPECT_EQ(test, ntohs(peer.v4.sin_port), ntohs(want->v4.sin_port));
+	rcu_read_lock();
+	found = quic_conn_addr_lookup(sock_net(sock->sk), &local, want);
+	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, found, sock->sk);
+	if (found)
+		sock_put(found);
+}
+
 static int ctl_migrate(struct socket *sock, union quic_addr *a, unsigned int len)
 {
 	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a, len);
@@ -897,6 +918,7 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	 */
 	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
 	KUNIT_EXPECT_EQ(test, local, 0);
+	ctl_expect_peer(test, p.server, &after);
 	/* RFC 9000 Section 8.2.1: the PATH_RESPONSE went in 1200 bytes. */
 	KUNIT_EXPECT_GE(test, atomic_read(&ctl_largest), QUIC_MIN_UDP_PAYLOAD);
 	ctl_size_hook_off(NULL);
