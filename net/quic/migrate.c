@@ -171,6 +171,16 @@ static void quic_migrate_pref_move_client(struct sock *sk)
 	quic_event_migration(sk, 0);
 }
 
+/* The peer's address on path 0 is validated: the anti-amplification limit
+ * is gone, and with it the reason to withhold the PTO (RFC 9002 Section
+ * 6.2.2.1), which the next quic_xmit() arms again.
+ */
+static void quic_migrate_validated(struct sock *sk)
+{
+	quic_path_set_validated(quic_paths(sk), true);
+	quic_outq_set_amp_limited(quic_outq(sk), false);
+}
+
 /* Server: send from the preferred address from now on (Section 9.6.2). */
 static void quic_migrate_pref_move_server(struct sock *sk)
 {
@@ -193,7 +203,7 @@ static void quic_migrate_pref_move_server(struct sock *sk)
 	 * was answered, so the client's address there is validated.
 	 */
 	quic_cong_reset(quic_cong(sk));
-	quic_path_set_validated(paths, true);
+	quic_migrate_validated(sk);
 	quic_event_migration(sk, 1);
 }
 
@@ -415,7 +425,7 @@ void quic_migrate_path_response(struct sock *sk)
 	if (!quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING))
 		return;
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
-	quic_path_set_validated(paths, true);
+	quic_migrate_validated(sk);
 	quic_timer_stop(quic_timers(sk), QUIC_TIMER_PATH);
 	quic_event_migration(sk, local);
 }
@@ -441,7 +451,7 @@ void quic_migrate_path_timeout(struct sock *sk)
 		return;
 	quic_migrate_set_peer(sk, quic_path_daddr(paths, 1));
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
-	quic_path_set_validated(paths, true);
+	quic_migrate_validated(sk);
 	quic_path_challenge_clear(paths);
 	__sk_dst_reset(sk);
 }

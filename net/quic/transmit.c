@@ -566,6 +566,8 @@ static int quic_xmit_datagram(struct sock *sk, struct quic_xmit_run *run, u64 no
 		quic_outq_set_amp_limited(quic_outq(sk), room < least);
 		if (room < least)
 			return 0;
+	} else {
+		quic_outq_set_amp_limited(quic_outq(sk), false);
 	}
 
 	/* RFC 9000 Section 13.4: every packet of the datagram shares its mark. */

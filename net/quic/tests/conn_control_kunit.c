@@ -873,6 +873,40 @@ static void ctl_expect_peer(struct kunit *test, struct socket *sock, const union
 		sock_put(found);
 }
 
+static atomic_t ctl_drops;
+
+/* Transmit hook: lose the next ctl_drops datagrams of @ctl_watched. */
+static bool ctl_drop_next(struct sock *sk, struct sk_buff *skb)
+{
+	return sk == READ_ONCE(ctl_watched) && atomic_dec_if_positive(&ctl_drops) >= 0;
+}
+
+/*
+ * RFC 9002 Section 6.2.2.1: the anti-amplification limit withholds the
+ * PTO only while the server is at it. On a path the server validated
+ * (after the handshake, or after the client moved), its answer on stream
+ * @id is lost in its first three datagrams, and nothing the client sends
+ * can reveal the loss: only the server's PTO brings it.
+ */
+static void ctl_tail_loss_is_probed(struct kunit *test, struct conn_pair *p, s64 id)
+{
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, id, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "rt", 2), 2);
+	conn_expect_stream(test, p->server, id, "rt", 2);
+	lock_sock(p->server->sk);
+	KUNIT_EXPECT_FALSE(test, quic_outq(p->server->sk)->amp_limited);
+	release_sock(p->server->sk);
+
+	atomic_set(&ctl_drops, 3);
+	WRITE_ONCE(ctl_watched, p->server->sk);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ctl_size_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, ctl_drop_next);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->server, id, MSG_STREAM_FIN, "tr", 2), 2);
+	conn_expect_stream(test, p->client, id, "tr", 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctl_drops), 0);
+	kunit_release_action(test, ctl_size_hook_off, NULL);
+}
+
 static int ctl_migrate(struct socket *sock, union quic_addr *a, unsigned int len)
 {
 	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a, len);
@@ -931,6 +965,7 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 				after.v4.sin_port);
 	release_sock(p.server->sk);
 	ctl_round_trip(test, &p, 8);
+	ctl_tail_loss_is_probed(test, &p, 12);
 }
 
 /* RFC 9000 Section 9.6: the server offers 127.0.0.3 at another port as
