@@ -286,7 +286,11 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 		return 0;
 	case QUIC_FRAME_DATAGRAM:
 	case QUIC_FRAME_DATAGRAM_LEN:
-		return quic_inq_dgram_recv(quic_inq(sk), &f->data, GFP_ATOMIC);
+		/* RFC 9221 Section 5: a datagram with no room is dropped (and
+		 * counted); its packet is still processed and acknowledged.
+		 */
+		quic_inq_dgram_recv(quic_inq(sk), &f->data, GFP_ATOMIC);
+		return 0;
 	default:
 		if ((f->type & ~0x07) == QUIC_FRAME_STREAM)
 			return quic_rcv_stream(sk, f);

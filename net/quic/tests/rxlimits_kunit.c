@@ -360,6 +360,41 @@ static void lim_path_challenge_flood_holds_nothing(struct kunit *test)
 	KUNIT_EXPECT_GT(test, rx_conn_sent(), before);
 }
 
+/*
+ * RFC 9221 Section 5: a receiver may drop a DATAGRAM frame it has no room
+ * for, but the packet that carried it is still processed and acknowledged:
+ * the STREAM frame after the dropped datagram is delivered, and the
+ * packet number is recorded as received.
+ */
+static void lim_dropped_datagram_keeps_its_packet(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	struct lim_buf b = {};
+	s64 pn;
+
+	lock_sock(rc->sk);
+	quic_local_param(rc->sk)->max_datagram_frame_size = 1200;
+	quic_inq(rc->sk)->dgram_max = 0;	/* every datagram is dropped */
+	release_sock(rc->sk);
+
+	lim_var(&b, QUIC_FRAME_DATAGRAM_LEN);
+	lim_var(&b, 4);
+	lim_bytes(&b, "lost", 4);
+	lim_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | 0x01);	/* with the FIN */
+	lim_var(&b, 1);
+	lim_var(&b, 0);
+	lim_var(&b, 8);
+	lim_fill(&b, 'd', 8);
+	pn = rc->pn;
+	lim_send(rc, &b);
+
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, pn);
+	KUNIT_EXPECT_EQ(test, quic_inq_dgram_drops(quic_inq(rc->sk)), 1ULL);
+	lim_expect_data(test, rc, 1, (const u8 *)"dddddddd", 8);
+}
+
 /* Acknowledge every packet the client sent so far. */
 static void lim_ack_all(struct rx_conn *rc)
 {
@@ -559,6 +594,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE_SLOW(lim_stream_gaps_stay_within_the_receive_buffer),
 	KUNIT_CASE(lim_loss_burst_of_ten_thousand_packets),
 	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
+	KUNIT_CASE(lim_dropped_datagram_keeps_its_packet),
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
 	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
