@@ -418,6 +418,7 @@ static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
 	copy->network_header = 0;
 	/* Its ECN codepoint and source address go with it. */
 	*QUIC_SKB_CB(copy) = *QUIC_SKB_CB(skb);
+	QUIC_SKB_CB(copy)->held = 1;
 	__skb_queue_tail(q, copy);
 }
 
@@ -568,8 +569,6 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	if (hdr.type == QUIC_PACKET_1RTT)
 		rp.pref_path = quic_migrate_pref_on_path(sk, QUIC_SKB_CB(skb)->alt_local, rp.peer);
 	tag = quic_crypto_tag_len(crypto, hdr.type != QUIC_PACKET_1RTT);
-	if (quic_paths(sk)->serv && !quic_paths(sk)->validated)
-		quic_path_ampl_rcvd(quic_paths(sk), hdr.len);
 	err = quic_rcv_frames(sk, &rp, skb->data + pkt.pn_offset + pkt.number_len,
 			      hdr.len - pkt.pn_offset - pkt.number_len - tag);
 	if (err)
@@ -597,9 +596,17 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 /* A whole datagram for @sk, skb->data at the first QUIC packet. */
 static void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 {
+	struct quic_path_group *paths = quic_paths(sk);
 	u64 now = quic_time_us();
 	u32 n;
 
+	/* RFC 9000 Section 8.1: every byte of a datagram that reached this
+	 * connection counts toward what a server may send to an address it
+	 * has not validated, whatever becomes of its packets (discarded,
+	 * held for keys, duplicates, padding).
+	 */
+	if (paths->serv && !paths->validated && !QUIC_SKB_CB(skb)->held)
+		quic_path_ampl_rcvd(paths, skb->len);
 	quic_sk(sk)->ack_now = 0;
 	while (skb->len) {
 		n = quic_rcv_packet(sk, skb, now);
@@ -946,6 +953,7 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	QUIC_SKB_CB(skb)->ecn = quic_get_msg_ecn(skb);
 	QUIC_SKB_CB(skb)->backlog = 0;
 	QUIC_SKB_CB(skb)->alt_local = 0;
+	QUIC_SKB_CB(skb)->held = 0;
 	__skb_pull(skb, off);
 
 	sk = quic_rcv_lookup(net, skb, &local, &peer, &held);

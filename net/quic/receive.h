@@ -26,12 +26,15 @@ struct sock;
  * @backlog: it waited in the socket backlog (counted as decrypted from it)
  * @alt_local: it was sent to the local address of the socket's path 1 (a
  *	server's preferred address), not to the active one
+ * @held: a packet kept until its keys came, processed again: its bytes
+ *	were counted when its datagram arrived
  */
 struct quic_skb_cb {
 	union quic_addr peer;
 	u8 ecn;
 	u8 backlog;
 	u8 alt_local;
+	u8 held;
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))

@@ -12,12 +12,15 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/unaligned.h>
 #include <net/sock.h>
 
 #include "../connid.h"
 #include "../frame.h"
 #include "../inqueue.h"
+#include "../packet.h"
 #include "../param.h"
 #include "../path.h"
 #include "../pnspace.h"
@@ -584,6 +587,80 @@ static void lim_amplification_is_three_times_the_received(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sent, 3 * rcvd);
 }
 
+/*
+ * RFC 9000 Section 8.1: before the client's address is validated, the
+ * server counts "all of the payload bytes received in datagrams that are
+ * uniquely attributed to a single connection", discarded packets
+ * included. A datagram holding a 0-RTT packet the server cannot open
+ * (no 0-RTT keys) still earns its three times.
+ */
+static void lim_amplification_counts_datagrams_whose_packets_are_discarded(struct kunit *test)
+{
+	static const char chlo[] = "client hello: a stand-in for TLS";
+	struct socket *lsock, *client, *server = NULL;
+	const struct conn_case *c = &lim_case;
+	struct quic_path_group *paths;
+	struct quic_conn_id_entry *e;
+	u8 buf[64], *pkt, *p;
+	u64 before, after;
+	union quic_addr a;
+	u32 left;
+
+	/* Nothing of the client's but its first Initial reaches the server. */
+	memset(&lim_ampl, 0, sizeof(lim_ampl));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lim_ampl_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, lim_ampl_hook);
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
+					       &client), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
+	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	conn_addr(&a, c->family, c->ip, LIM_PORT + 2);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, conn_addr_len(c->family)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, conn_addr_len(c->family), 0), 0);
+	KUNIT_ASSERT_EQ(test, conn_send_crypto(client, QUIC_CRYPTO_INITIAL, chlo, sizeof(chlo)),
+			sizeof(chlo));
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, &server, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, server), 0);
+	server->sk->sk_rcvtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
+
+	/* A long header 0-RTT packet (RFC 9000 Section 17.2.3) of 1000
+	 * bytes to the server's connection ID, its payload noise.
+	 */
+	pkt = kunit_kzalloc(test, 1000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pkt);
+	get_random_bytes(pkt, 1000);
+	lock_sock(server->sk);
+	paths = quic_paths(server->sk);
+	KUNIT_ASSERT_FALSE(test, paths->validated);
+	before = paths->ampl_rcvlen;
+	e = quic_conn_id_active(quic_source(server->sk));
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	p = pkt;
+	*p++ = QUIC_HDR_FORM_LONG | QUIC_HDR_FIXED_BIT | (1 << 4) | 0x03;
+	put_unaligned_be32(c->version, p);
+	p += 4;
+	*p++ = e->id.len;
+	memcpy(p, e->id.data, e->id.len);
+	p += e->id.len;
+	*p++ = 0;	/* the client's Source Connection ID: empty will do */
+	left = 2;
+	KUNIT_ASSERT_EQ(test, quic_put_var_fixed(&p, &left, 1000 - (p - pkt) - 2, 2), 0);
+	release_sock(server->sk);
+
+	quic_kunit_rcv4(test, paths->path[0].udp_sk->sk, &quic_path_daddr(paths, 0)->v4,
+			&quic_path_saddr(paths, 0)->v4, pkt, 1000);
+	lock_sock(server->sk);
+	after = paths->ampl_rcvlen;
+	release_sock(server->sk);
+	KUNIT_EXPECT_EQ(test, after - before, 1000ULL);
+}
+
 static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_crypto_far_ahead_is_crypto_buffer_exceeded),
 	KUNIT_CASE(lim_ack_range_count_beyond_the_packet_is_frame_encoding_error),
@@ -598,6 +675,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
 	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
+	KUNIT_CASE(lim_amplification_counts_datagrams_whose_packets_are_discarded),
 	{}
 };
 
