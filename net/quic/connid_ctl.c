@@ -174,6 +174,20 @@ static void quic_cid_dest_changed(struct sock *sk, u64 before)
 	quic_event_connection_id(sk, true, set->active->number, first->number);
 }
 
+/**
+ * quic_cid_retire_bound - RETIRE_CONNECTION_ID frames held at most
+ * @sk: the socket
+ *
+ * Return: twice our active_connection_id_limit plus
+ * %QUIC_CONN_ID_RETIRE_MAX.
+ */
+u32 quic_cid_retire_bound(const struct sock *sk)
+{
+	return 2 * (u32)quic_local_param(sk)->active_connection_id_limit +
+	       QUIC_CONN_ID_RETIRE_MAX;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_retire_bound);
+
 static int quic_cid_send_retire(struct sock *sk, u64 number, gfp_t gfp)
 {
 	struct quic_frame f = { .type = QUIC_FRAME_RETIRE_CONNECTION_ID };
@@ -197,6 +211,8 @@ static int quic_cid_send_retire(struct sock *sk, u64 number, gfp_t gfp)
  * the last %QUIC_CONN_ID_RETIRE_MAX numbers below it are retired, which
  * covers every ID a peer within our limit can have issued and not seen
  * retired; an older one we never received stays the peer's to forget.
+ * Retirements the peer has not acknowledged are bounded
+ * (quic_cid_retire_bound()): past it the frame fails with -EDQUOT.
  *
  * Return: 0, or a negative errno for quic_conn_id_transport_error().
  */
@@ -214,6 +230,15 @@ int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
 		return err;
 	if (set->retire_prior_to - prior > QUIC_CONN_ID_RETIRE_MAX)
 		prior = set->retire_prior_to - QUIC_CONN_ID_RETIRE_MAX;
+	/* Section 5.1.2: an endpoint SHOULD track at least twice its
+	 * active_connection_id_limit of retirements not acknowledged yet;
+	 * one jump of Retire Prior To may add %QUIC_CONN_ID_RETIRE_MAX more.
+	 * A peer that makes us retire faster than it acknowledges gets
+	 * CONNECTION_ID_LIMIT_ERROR.
+	 */
+	if (quic_outq_retire_held(quic_outq(sk)) + (set->retire_prior_to - prior) >
+	    quic_cid_retire_bound(sk))
+		return -EDQUOT;
 	for (n = prior; n < set->retire_prior_to; n++) {
 		err = quic_cid_send_retire(sk, n, GFP_ATOMIC);
 		if (err)

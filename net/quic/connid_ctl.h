@@ -31,6 +31,7 @@ bool quic_cid_is_stateless_reset(struct sock *sk, const u8 *data, u32 len);
 int quic_cid_issue(struct sock *sk, gfp_t gfp);
 int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f);
 int quic_cid_recv_retire(struct sock *sk, const struct quic_frame *f);
+u32 quic_cid_retire_bound(const struct sock *sk);
 
 int quic_cid_get_opt(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen);
 int quic_cid_set_opt(struct sock *sk, sockptr_t optval, unsigned int optlen);

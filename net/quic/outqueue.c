@@ -121,6 +121,11 @@ void quic_outq_frame_free(struct quic_outq *outq, struct quic_outq_frame *fr)
 		outq->wmem -= min_t(u64, fr->len, outq->wmem);
 	if (fr->type == QUIC_FRAME_STREAM && fr->os)
 		fr->os->unacked -= min_t(u64, fr->len, fr->os->unacked);
+	if (fr->ctrl) {
+		outq->ctrl_held--;
+		if (fr->type == QUIC_FRAME_RETIRE_CONNECTION_ID)
+			outq->retire_held--;
+	}
 	quic_outq_bytes_put(fr);
 	kfree(fr);
 }
@@ -273,10 +278,14 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_set_ack_delay_exponent);
  * For any frame but PADDING, ACK, CRYPTO, STREAM and DATAGRAM, which have
  * their own paths. A MAX_DATA or MAX_STREAMS frame replaces one of its
  * type still waiting; the MAX_DATA value is what a lost MAX_DATA is resent
- * with (RFC 9000 Section 13.3).
+ * with (RFC 9000 Section 13.3). A PATH_RESPONSE replaces one still
+ * waiting: when the window holds answers back, only the newest challenge
+ * is answered (the peer sends another if it still wants one, Section
+ * 8.2.2), so a flood of PATH_CHALLENGE frames holds one frame.
  *
  * Return: 0, -EINVAL for a frame type not taken here or not allowed at
- * @level (RFC 9000 Table 3), -ENOMEM.
+ * @level (RFC 9000 Table 3), -ENOSPC when %QUIC_OUTQ_CTRL_MAX control
+ * frames are held already (never for CONNECTION_CLOSE), -ENOMEM.
  */
 int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_frame *f,
 			  gfp_t gfp)
@@ -310,9 +319,26 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 		break;
 	}
 
+	sp = &outq->spaces[quic_pnspace_index(level)];
+	if (f->type == QUIC_FRAME_PATH_RESPONSE) {
+		list_for_each_entry_safe(old, tmp, &sp->ctrl, list) {
+			if (old->type != f->type)
+				continue;
+			list_del(&old->list);
+			quic_outq_frame_free(outq, old);
+		}
+	}
+	if (outq->ctrl_held >= QUIC_OUTQ_CTRL_MAX && f->type != QUIC_FRAME_CONNECTION_CLOSE &&
+	    f->type != QUIC_FRAME_CONNECTION_CLOSE_APP)
+		return -ENOSPC;
+
 	fr = quic_outq_frame_new(f->type, data, len, gfp);
 	if (!fr)
 		return -ENOMEM;
+	fr->ctrl = 1;
+	outq->ctrl_held++;
+	if (f->type == QUIC_FRAME_RETIRE_CONNECTION_ID)
+		outq->retire_held++;
 	fr->f = *f;
 	fr->len = 0;
 	if (f->type == QUIC_FRAME_NEW_TOKEN)
@@ -321,7 +347,6 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 		 f->type == QUIC_FRAME_CONNECTION_CLOSE_APP)
 		fr->f.close.phrase = fr->buf;
 
-	sp = &outq->spaces[quic_pnspace_index(level)];
 	if (f->type == QUIC_FRAME_MAX_DATA)
 		outq->recv_max_data = max(outq->recv_max_data, f->limit.max);
 	/* Limits only grow: a newer one makes a waiting one pointless. */

@@ -72,6 +72,7 @@ struct quic_outq_bytes {
  *	%QUIC_FRAME_DATAGRAM_LEN)
  * @fin: STREAM: the last byte of the frame ends the stream
  * @fresh: STREAM: never sent, so it still consumes flow control credit
+ * @ctrl: queued by quic_outq_ctrl_append(): counted in &quic_outq.ctrl_held
  * @f: control frames: the frame as queued; byte fields point into @buf
  */
 struct quic_outq_frame {
@@ -85,6 +86,7 @@ struct quic_outq_frame {
 	u8 type;
 	u8 fin:1;
 	u8 fresh:1;
+	u8 ctrl:1;
 	struct quic_frame f;
 };
 
@@ -153,6 +155,14 @@ enum quic_ecn_state {
 	QUIC_ECN_FAILED,
 };
 
+/* Control frames one connection holds at most, waiting, in flight or
+ * waiting to be sent again. Most are answers to the peer (PATH_RESPONSE,
+ * RETIRE_CONNECTION_ID, NEW_CONNECTION_ID) that it can ask for faster than
+ * it acknowledges them; RFC 9000 Section 21.9 lets an endpoint treat such
+ * a flood as an attack. A CONNECTION_CLOSE is always taken.
+ */
+#define QUIC_OUTQ_CTRL_MAX	256
+
 /* Probe packets one PTO expiry sends: RFC 9002 Section 6.2.4 allows up to
  * two, so that a single lost datagram does not cost another, doubled PTO.
  */
@@ -201,6 +211,8 @@ struct quic_outq_space {
  * @data_blocked_at: limit for which DATA_BLOCKED was queued, plus one
  * @recv_max_data: largest MAX_DATA value queued, resent when one is lost
  * @wmem: bytes of STREAM and DATAGRAM data queued and not released yet
+ * @ctrl_held: control frames held, at most %QUIC_OUTQ_CTRL_MAX
+ * @retire_held: of those, RETIRE_CONNECTION_ID frames
  * @ack_delay_exponent: our ack_delay_exponent, for the ACK frames we send
  * @nagle_pn: Application packet that last carried new stream data and left
  *	room unused, -1 for none: while it is unacknowledged, a sender using
@@ -234,6 +246,8 @@ struct quic_outq {
 	u64 data_blocked_at;
 	u64 recv_max_data;
 	u64 wmem;
+	u32 ctrl_held;
+	u32 retire_held;
 	s64 nagle_pn;
 	u8 ack_delay_exponent;
 
@@ -305,6 +319,12 @@ struct quic_outq_tx {
 /* Bytes of STREAM and DATAGRAM data the queue holds, for the socket's
  * send buffer accounting (sk_wmem_queued).
  */
+/* RETIRE_CONNECTION_ID frames not acknowledged yet (RFC 9000 Section 5.1.2). */
+static inline u32 quic_outq_retire_held(const struct quic_outq *outq)
+{
+	return outq->retire_held;
+}
+
 static inline u64 quic_outq_wmem(const struct quic_outq *outq)
 {
 	return outq->wmem;

@@ -301,6 +301,11 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 /* The transport error code a frame handler's errno stands for. */
 static u32 quic_rcv_frame_error(const struct quic_frame *f, int err)
 {
+	/* RFC 9000 Section 21.9: the peer asked for more control frames
+	 * (answers, connection IDs) than the send queue holds.
+	 */
+	if (err == -ENOSPC)
+		return QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION;
 	/* RFC 9001 Section 4.1.3: a TLS message QUIC does not carry after the
 	 * handshake (see quic_ticket_crypto_recv()), TLS alert unexpected_message.
 	 */

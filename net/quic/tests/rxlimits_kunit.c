@@ -93,6 +93,28 @@ static void lim_send_data(struct rx_conn *rc, u64 id, u32 off, const u8 *want, u
 	lim_send(rc, &b);
 }
 
+/* Control frames of type @type (0: any) the client's send queue holds
+ * in its Application space: waiting, in packets in flight, or waiting to
+ * be sent again.
+ */
+static u32 lim_ctrl_held(struct rx_conn *rc, u8 type)
+{
+	u8 idx = quic_pnspace_index(QUIC_CRYPTO_APP);
+	struct quic_outq_space *sp = &quic_outq(rc->sk)->spaces[idx];
+	struct list_head *lists[] = { &sp->ctrl, &sp->retrans };
+	struct quic_outq_packet *pkt;
+	struct quic_outq_frame *fr;
+	u32 i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(fr, lists[i], list)
+			n += type ? fr->type == type : fr->type != QUIC_FRAME_STREAM;
+	list_for_each_entry(pkt, &sp->sent, list)
+		list_for_each_entry(fr, &pkt->frames, list)
+			n += type ? fr->type == type : fr->type != QUIC_FRAME_STREAM;
+	return n;
+}
+
 static struct rx_conn *lim_open(struct kunit *test)
 {
 	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
@@ -361,6 +383,73 @@ static void lim_path_challenge_flood_holds_nothing(struct kunit *test)
 	KUNIT_EXPECT_LE(test, quic_outq_wmem(quic_outq(rc->sk)), READ_ONCE(rc->sk->sk_sndbuf));
 	/* Answered: the client did transmit. */
 	KUNIT_EXPECT_GT(test, rx_conn_sent(), before);
+	/* With the window full, only the newest answer waits (RFC 9000
+	 * Section 8.2.2: the peer challenges again if it still wants one).
+	 */
+	KUNIT_EXPECT_LE(test, lim_ctrl_held(rc, QUIC_FRAME_PATH_RESPONSE), 1U);
+	KUNIT_EXPECT_LE(test, lim_ctrl_held(rc, 0), 16U);
+}
+
+/*
+ * RFC 9000 Section 5.1.2: a peer raising Retire Prior To in every
+ * NEW_CONNECTION_ID while it acknowledges nothing makes the client hold a
+ * RETIRE_CONNECTION_ID per ID. Past a bound of at least twice the
+ * client's active_connection_id_limit retirements unacknowledged, the
+ * connection ends with CONNECTION_ID_LIMIT_ERROR instead of holding more.
+ */
+static void lim_retire_churn_without_acks_is_connection_id_limit_error(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u8 limit = quic_local_param(rc->sk)->active_connection_id_limit;
+	u64 seq = quic_dest(rc->sk)->next_number;
+	u32 sent = 0;
+	u8 cid[8];
+
+	while (quic_is_established(rc->sk) && sent < 1000) {
+		struct lim_buf b = {};
+
+		memset(cid, sent, sizeof(cid));
+		cid[0] = 0x77;
+		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		lim_var(&b, seq + sent);
+		lim_var(&b, seq + sent);	/* every earlier one retired */
+		lim_var(&b, sizeof(cid));
+		lim_bytes(&b, cid, sizeof(cid));
+		lim_fill(&b, sent, QUIC_CONN_ID_TOKEN_LEN);
+		lim_send(rc, &b);
+		sent++;
+		KUNIT_ASSERT_LE(test, lim_ctrl_held(rc, QUIC_FRAME_RETIRE_CONNECTION_ID),
+				2U * limit + 16);
+	}
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_CONNECTION_ID_LIMIT);
+	KUNIT_EXPECT_GE(test, sent, 2U * limit);
+}
+
+/*
+ * RFC 9000 Section 21.9: a peer retiring our connection IDs over and over
+ * while it acknowledges nothing makes us mint a NEW_CONNECTION_ID for each.
+ * The send queue holds a bounded number of control frames; past it the
+ * connection ends with PROTOCOL_VIOLATION.
+ */
+static void lim_retire_of_our_ids_without_acks_is_bounded(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct quic_conn_id_set *set = quic_source(rc->sk);
+	u32 sent = 0;
+
+	while (quic_is_established(rc->sk) && sent < 5000) {
+		struct quic_conn_id_entry *last;
+		struct lim_buf b = {};
+
+		/* The newest: the packets go to the oldest (rx_conn_pick_dcid()). */
+		last = list_last_entry(&set->head, struct quic_conn_id_entry, list);
+		lim_var(&b, QUIC_FRAME_RETIRE_CONNECTION_ID);
+		lim_var(&b, last->number);
+		lim_send(rc, &b);
+		sent++;
+		KUNIT_ASSERT_LE(test, lim_ctrl_held(rc, 0), 1024U);
+	}
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION);
 }
 
 /*
@@ -671,6 +760,8 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE_SLOW(lim_stream_gaps_stay_within_the_receive_buffer),
 	KUNIT_CASE(lim_loss_burst_of_ten_thousand_packets),
 	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
+	KUNIT_CASE(lim_retire_churn_without_acks_is_connection_id_limit_error),
+	KUNIT_CASE_SLOW(lim_retire_of_our_ids_without_acks_is_bounded),
 	KUNIT_CASE(lim_dropped_datagram_keeps_its_packet),
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
