@@ -218,8 +218,8 @@ static inline u32 quic_inq_truesize(u32 len)
  * quic_inq_rmem - memory held by the queue
  * @inq: the queue
  *
- * Return: the sum of quic_inq_truesize() over every chunk held; the socket
- * charges it to its receive memory.
+ * Return: the sum of quic_inq_truesize() over every chunk held, which the
+ * queue keeps within its own bound (socket memory is not charged from it).
  */
 static inline u32 quic_inq_rmem(const struct quic_inq *inq)
 {

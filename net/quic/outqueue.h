@@ -316,15 +316,15 @@ struct quic_outq_tx {
 	u32 resent;
 };
 
-/* Bytes of STREAM and DATAGRAM data the queue holds, for the socket's
- * send buffer accounting (sk_wmem_queued).
- */
 /* RETIRE_CONNECTION_ID frames not acknowledged yet (RFC 9000 Section 5.1.2). */
 static inline u32 quic_outq_retire_held(const struct quic_outq *outq)
 {
 	return outq->retire_held;
 }
 
+/* Bytes of STREAM and DATAGRAM data the queue holds: stream writes wait
+ * while it is at SO_SNDBUF (socket memory is not charged from it).
+ */
 static inline u64 quic_outq_wmem(const struct quic_outq *outq)
 {
 	return outq->wmem;

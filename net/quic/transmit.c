@@ -7,10 +7,10 @@
  * per encryption level at most, in the order Initial, Handshake, 0-RTT,
  * 1-RTT (RFC 9000 Section 12.2: coalescing); the send queue (outqueue.c)
  * writes each payload, this file the header around it and the packet
- * protection (RFC 9001 Section 5). Every datagram carrying an Initial
- * packet is padded to 1200 bytes (RFC 9000 Section 14.1; a server pads
- * its ACK-only Initials too, which costs a little of its amplification
- * budget but keeps one rule).
+ * protection (RFC 9001 Section 5). A client pads every datagram carrying
+ * an Initial packet to 1200 bytes, a server those carrying an
+ * ack-eliciting one (RFC 9000 Section 14.1): padding puts a packet in
+ * flight, and nothing acknowledges an ACK-only packet on its own.
  *
  * Context: the socket is owned by the caller (lock_sock() or the receive
  * path under bh_lock_sock()); nothing here sleeps.

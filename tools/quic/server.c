@@ -90,8 +90,8 @@ static void usage(FILE *f)
 "  --help              this text\n"
 "\n"
 "hq-interop has no status codes: a refused or missing file is answered by\n"
-"resetting the stream when the kernel supports QUIC_SOCKOPT_STREAM_RESET,\n"
-"otherwise by ending the stream with FIN and no data.\n"
+"resetting the stream (QUIC_SOCKOPT_STREAM_RESET, application error 0x1);\n"
+"should the reset fail, by ending the stream with FIN and no data.\n"
 "Exit status: 0 after SIGINT/SIGTERM, 1 when the server cannot start,\n"
 "2 for bad arguments.\n");
 }
