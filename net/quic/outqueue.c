@@ -1100,7 +1100,10 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
 		space->inflight += pkt->size;
 		space->last_sent_time = tx->now;
 		c->sp->eliciting++;
-		if (c->sp->probe)
+		/* A PLPMTUD probe is about the path's size, not the loss the
+		 * PTO probes for (RFC 9002 Section 6.2.4): it takes none.
+		 */
+		if (c->sp->probe && !pkt->pmtu_probe)
 			c->sp->probe--;
 	}
 }
@@ -1131,7 +1134,8 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
  * is application limited (Section 7.8).
  *
  * A PLPMTUD probe (@tx->pmtu_probe) holds a PING and PADDING only and is
- * not limited by the window; it is recorded as a probe.
+ * not limited by the window; it is recorded as a probe and takes none of
+ * the PTO's probes.
  *
  * Return: 0 (with @tx->len 0 when there was nothing to send), -EINVAL for a
  * bad level, -EOVERFLOW when the space's packet numbers are exhausted,

@@ -551,6 +551,32 @@ static void outqueue_pto_not_armed_with_nothing_in_flight(struct kunit *test)
 }
 
 /*
+ * RFC 9002 Section 6.2.4: a PTO expiry sends up to two probes. A PLPMTUD
+ * probe (a padded PING, RFC 9000 Section 14.4) that leaves meanwhile is
+ * about the path's size, not about the loss: it takes none of them.
+ */
+static void outqueue_pmtu_probe_takes_no_pto_probe(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 idx = quic_pnspace_index(QUIC_CRYPTO_APP);
+	u8 level;
+
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+	KUNIT_ASSERT_EQ(test, (u32)e->outq.spaces[idx].probe, (u32)QUIC_OUTQ_PTO_PROBES);
+
+	e->tx = (struct quic_outq_tx){
+		.level = QUIC_CRYPTO_APP, .buf = e->buf, .room = OQ_ROOM, .overhead = OQ_OVERHEAD,
+		.min_len = OQ_ROOM, .pmtu_probe = true, .now = OQ_T0 + OQ_PTO_APP,
+	};
+	KUNIT_ASSERT_EQ(test, quic_outq_fill(&e->outq, &e->tx, GFP_KERNEL), 0);
+	KUNIT_ASSERT_EQ(test, e->tx.len, (u32)OQ_ROOM);
+	KUNIT_EXPECT_EQ(test, (u32)e->outq.spaces[idx].probe, (u32)QUIC_OUTQ_PTO_PROBES);
+}
+
+/*
  * RFC 9002 Section 6.2.2.1: until the server validated its address, a
  * client MUST keep a PTO armed even with nothing in flight. 0-RTT packets
  * in flight do not take that PTO away: the Application space is not
@@ -1509,6 +1535,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_pto_not_armed_with_nothing_in_flight),
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
 	KUNIT_CASE(outqueue_client_with_only_0rtt_in_flight_keeps_a_pto),
+	KUNIT_CASE(outqueue_pmtu_probe_takes_no_pto_probe),
 	KUNIT_CASE(outqueue_pto_timer_firing_early_probes_nothing),
 	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
 	KUNIT_CASE(outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window),
