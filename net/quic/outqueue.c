@@ -1045,7 +1045,7 @@ static void quic_outq_finish(struct quic_outq_fill *c)
 	struct quic_frame f = {};
 	u32 used, min;
 
-	if (c->sp->probe && !c->eliciting) {
+	if (c->sp->probe && !c->eliciting && !tx->ack_only) {
 		f.type = QUIC_FRAME_PING;
 		quic_outq_put(c, &f);
 	}
@@ -1135,7 +1135,8 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
  *
  * A PLPMTUD probe (@tx->pmtu_probe) holds a PING and PADDING only and is
  * not limited by the window; it is recorded as a probe and takes none of
- * the PTO's probes.
+ * the PTO's probes. With @tx->ack_only only the ACK frame owed is written
+ * (for a sender whose pacer holds the rest back).
  *
  * Return: 0 (with @tx->len 0 when there was nothing to send), -EINVAL for a
  * bad level, -EOVERFLOW when the space's packet numbers are exhausted,
@@ -1185,7 +1186,10 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 
 	quic_outq_ack(&c, space);
 
-	if (!c.sp->probe) {
+	/* The pacer holds everything back but the ACK (RFC 9002 Section 7.7). */
+	if (tx->ack_only)
+		c.limit = 0;
+	else if (!c.sp->probe) {
 		cwnd = quic_cong_room(outq->cong);
 		cwnd = cwnd > tx->overhead ? cwnd - tx->overhead : 0;
 		c.limit = min(c.limit, cwnd);
@@ -1214,7 +1218,7 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	/* RFC 9002 Section 7.8: stopping for lack of data or of flow control
 	 * credit is application limited; stopping at the window is not.
 	 */
-	if (idx == QUIC_CRYPTO_APP && !c.sp->probe) {
+	if (idx == QUIC_CRYPTO_APP && !c.sp->probe && !tx->ack_only) {
 		if (c.fc_blocked || c.nagle_held || !quic_outq_has_data(outq, tx->level))
 			quic_cong_set_app_limited(outq->cong, tx->now, true);
 		else if (c.cc_blocked)

@@ -290,6 +290,8 @@ enum quic_outq_timer {
  *	it in flight (RFC 9002 Section 2) with nothing to ever acknowledge it
  * @pmtu_probe: the packet is a PLPMTUD probe: a PING padded to @min_len,
  *	nothing else, whatever the congestion window
+ * @ack_only: write the ACK frame owed and nothing else (no PTO probe, no
+ *	PING): the pacer holds everything else back
  * @nagle: apply Nagle's algorithm to new stream data (the socket's
  *	stream_data_nodelay is off); see quic_outq_fill()
  * @now: send time, microseconds
@@ -307,6 +309,7 @@ struct quic_outq_tx {
 	u32 min_len;
 	u32 min_eliciting;
 	bool pmtu_probe;
+	bool ack_only;
 	bool nagle;
 	u64 now;
 	s64 pn;

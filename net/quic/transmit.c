@@ -86,13 +86,22 @@ static void quic_xmit_header(struct sock *sk, u8 level, struct quic_packet_hdr *
 	}
 }
 
+/* What quic_xmit_packet() writes: anything due, a PLPMTUD probe, or only
+ * the ACK frame owed.
+ */
+enum quic_xmit_kind {
+	QUIC_XMIT_ANY,
+	QUIC_XMIT_PMTU_PROBE,
+	QUIC_XMIT_ACK_ONLY,
+};
+
 /*
  * Write one protected packet of @level at @buf, at most @room bytes, at
  * least @min_len when anything is sent. Return: its length, 0 when the
  * level has nothing to send or no room, or a negative errno.
  */
 static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 min_len,
-			    bool pmtu_probe, u64 now)
+			    enum quic_xmit_kind kind, u64 now)
 {
 	struct quic_crypto *crypto = quic_crypto(sk, level);
 	struct quic_crypto_pkt pkt = {};
@@ -142,7 +151,8 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 		tx.min_eliciting = max(tx.min_eliciting, tx.min_len);
 		tx.min_len = 0;
 	}
-	tx.pmtu_probe = pmtu_probe;
+	tx.pmtu_probe = kind == QUIC_XMIT_PMTU_PROBE;
+	tx.ack_only = kind == QUIC_XMIT_ACK_ONLY;
 	tx.nagle = !quic_config(sk)->stream_data_nodelay;
 	tx.now = now;
 	err = quic_outq_fill(quic_outq(sk), &tx, GFP_ATOMIC);
@@ -510,7 +520,8 @@ static int quic_xmit_run_add(struct sock *sk, struct quic_xmit_run *run, u32 roo
 
 	quic_outq(sk)->ecn_mark = ecn;
 	skb = big ?: run->skb;
-	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb_tail_pointer(skb), room, 0, false, now);
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb_tail_pointer(skb), room, 0, QUIC_XMIT_ANY,
+			     now);
 	if (n <= 0) {
 		kfree_skb(big);
 		if (!run->segs) {
@@ -601,7 +612,8 @@ static int quic_xmit_datagram(struct sock *sk, struct quic_xmit_run *run, u64 no
 		if ((level == QUIC_CRYPTO_INITIAL || (level == QUIC_CRYPTO_APP && path_frame)) &&
 		    used < QUIC_MIN_UDP_PAYLOAD)
 			min_len = min_t(u32, QUIC_MIN_UDP_PAYLOAD, room) - used;
-		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, false, now);
+		n = quic_xmit_packet(sk, level, buf + used, room - used, min_len, QUIC_XMIT_ANY,
+				     now);
 		if (n <= 0)
 			continue;
 		used += n;
@@ -724,7 +736,7 @@ static void quic_xmit_pmtu_probe(struct sock *sk, u64 now)
 	skb_reserve(skb, quic_xmit_headroom());
 	pn = space->next_pn;
 	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
-	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, size, size, true, now);
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, size, size, QUIC_XMIT_PMTU_PROBE, now);
 	if (n <= 0) {
 		kfree_skb(skb);
 		return;
@@ -784,6 +796,35 @@ void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked)
 	quic_xmit_pmtu_timer(sk);
 }
 
+/*
+ * RFC 9002 Section 7.7: "packets containing only ACK frames SHOULD
+ * therefore not be paced". While the pacer holds the datagrams back, a
+ * 1-RTT acknowledgment that may not wait any longer leaves alone.
+ */
+static void quic_xmit_ack_alone(struct sock *sk, u64 now)
+{
+	struct quic_pnspace *space = quic_pnspace(sk, QUIC_CRYPTO_APP);
+	u32 room = quic_cong_mss(quic_cong(sk));
+	struct sk_buff *skb;
+	int n;
+
+	if (!space->need_sack || space->ack_delayed || !quic_paths(sk)->validated ||
+	    !quic_xmit_level_usable(sk, QUIC_CRYPTO_APP))
+		return;
+	skb = alloc_skb(quic_xmit_headroom() + room, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, quic_xmit_headroom());
+	quic_outq(sk)->ecn_mark = quic_outq_ecn_mark(quic_outq(sk));
+	n = quic_xmit_packet(sk, QUIC_CRYPTO_APP, skb->data, room, 0, QUIC_XMIT_ACK_ONLY, now);
+	if (n <= 0) {
+		kfree_skb(skb);
+		return;
+	}
+	skb_put(skb, n);
+	quic_xmit_out(sk, skb, quic_outq(sk)->ecn_mark);
+}
+
 static void __quic_xmit(struct sock *sk, bool paced)
 {
 	struct quic_xmit_run run = {};
@@ -795,8 +836,11 @@ static void __quic_xmit(struct sock *sk, bool paced)
 	if (paced)
 		quic_xmit_pmtu_probe(sk, now);
 	for (i = 0; i < QUIC_XMIT_BURST; i++) {
-		if (paced && quic_xmit_paced(sk, now))
+		if (paced && quic_xmit_paced(sk, now)) {
+			quic_xmit_run_flush(sk, &run);
+			quic_xmit_ack_alone(sk, now);
 			break;
+		}
 		if (quic_xmit_datagram(sk, &run, now) <= 0)
 			break;
 	}

@@ -487,6 +487,29 @@ static void lim_dropped_datagram_keeps_its_packet(struct kunit *test)
 	lim_expect_data(test, rc, 1, (const u8 *)"dddddddd", 8);
 }
 
+/*
+ * RFC 9002 Section 7.7: "packets containing only ACK frames SHOULD
+ * therefore not be paced". With the pacer holding the client's next
+ * datagram back for a second, the acknowledgment owed for every second
+ * packet (RFC 9000 Section 13.2.2) still leaves at once.
+ */
+static void lim_ack_leaves_while_the_pacer_holds_data(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct lim_buf b = {};
+	u32 sent;
+
+	lim_var(&b, QUIC_FRAME_PING);
+	lock_sock(rc->sk);
+	quic_cong(rc->sk)->pacing_time = (quic_time_us() + USEC_PER_SEC) * NSEC_PER_USEC;
+	release_sock(rc->sk);
+	sent = rx_conn_sent();
+	lim_send(rc, &b);
+	lim_send(rc, &b);
+	KUNIT_EXPECT_GT(test, rx_conn_sent(), sent);
+	lim_expect_open(test, rc);
+}
+
 /* Acknowledge every packet the client sent so far. */
 static void lim_ack_all(struct rx_conn *rc)
 {
@@ -763,6 +786,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_retire_churn_without_acks_is_connection_id_limit_error),
 	KUNIT_CASE_SLOW(lim_retire_of_our_ids_without_acks_is_bounded),
 	KUNIT_CASE(lim_dropped_datagram_keeps_its_packet),
+	KUNIT_CASE(lim_ack_leaves_while_the_pacer_holds_data),
 	KUNIT_CASE(lim_writer_blocked_by_flow_control_sleeps),
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
 	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
