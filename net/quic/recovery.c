@@ -190,7 +190,7 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 	struct quic_pnspace *space;
 	struct quic_outq_frame *fr, *ftmp;
 	struct quic_outq_space *sp;
-	bool eliciting = false, more;
+	bool eliciting = false, more, newest;
 	u64 lo, hi, old[QUIC_ECN_MAX];
 	u32 marked = 0;
 	LIST_HEAD(acked);
@@ -221,6 +221,11 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 		list_move(&pkt->list, &acked);
 	}
 
+	/* Section 13.4.2.1: a reordered ACK frame, which does not raise the
+	 * largest acknowledged, may carry older ECN counts: it never fails
+	 * ECN validation.
+	 */
+	newest = (s64)ack->largest > space->max_pn_acked_seen;
 	quic_pnspace_set_max_pn_acked(space, ack->largest, now);
 	if (!largest)
 		return 0;
@@ -229,7 +234,8 @@ int quic_outq_on_ack(struct quic_outq *outq, u8 level, const struct quic_frame *
 		quic_cong_rtt_update(outq->cong, now, largest->sent_time,
 				     idx == QUIC_CRYPTO_APP ? ack_delay : 0);
 	memcpy(old, space->ecn_count[QUIC_ECN_PEER], sizeof(old));
-	quic_outq_ecn_validate(outq, f, old, marked);
+	if (newest)
+		quic_outq_ecn_validate(outq, f, old, marked);
 	if (f->type == QUIC_FRAME_ACK_ECN && quic_pnspace_set_ecn_count(space, ack->ecn))
 		quic_cong_on_ecn_ce(outq->cong, now, largest->sent_time);
 

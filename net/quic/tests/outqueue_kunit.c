@@ -1401,6 +1401,35 @@ static void outqueue_ecn_validation_failures_stop_marking(struct kunit *test)
 	}
 }
 
+/* RFC 9000 Section 13.4.2.1: "An endpoint MUST NOT fail ECN validation
+ * as a result of processing an ACK frame that does not increase the
+ * largest acknowledged packet number." An older ACK frame arriving after a
+ * newer one newly acknowledges a marked packet with counts that did not
+ * grow: the path stays ECN-capable.
+ */
+static void outqueue_ecn_reordered_ack_does_not_fail_validation(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_frame f;
+	s64 a, b;
+
+	a = oq_send_marked(test, e, 1000);
+	b = oq_send_marked(test, e, 1000);
+	f = oq_ack(b, b, NULL, 0);
+	f.type = QUIC_FRAME_ACK_ECN;
+	f.ack.ecn[QUIC_ECN_ECT0] = 1;
+	KUNIT_ASSERT_EQ(test, quic_outq_on_ack(&e->outq, QUIC_CRYPTO_APP, &f, 0, 3000), 0);
+	KUNIT_ASSERT_EQ(test, e->outq.ecn_state, QUIC_ECN_CAPABLE);
+
+	/* The frame the peer sent first, acknowledging only a. */
+	f = oq_ack(a, a, NULL, 0);
+	f.type = QUIC_FRAME_ACK_ECN;
+	f.ack.ecn[QUIC_ECN_ECT0] = 1;
+	KUNIT_EXPECT_EQ(test, quic_outq_on_ack(&e->outq, QUIC_CRYPTO_APP, &f, 0, 3100), 0);
+	KUNIT_EXPECT_EQ(test, e->outq.ecn_state, QUIC_ECN_CAPABLE);
+	KUNIT_EXPECT_TRUE(test, quic_outq_ecn_mark(&e->outq));
+}
+
 /* Testing marks only the first QUIC_ECN_TEST_PACKETS packets. */
 static void outqueue_ecn_testing_marks_a_bounded_number(struct kunit *test)
 {
@@ -1522,6 +1551,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_ack_of_never_sent_packet_is_refused),
 	KUNIT_CASE(outqueue_ecn_validated_by_matching_counts),
 	KUNIT_CASE(outqueue_ecn_validation_failures_stop_marking),
+	KUNIT_CASE(outqueue_ecn_reordered_ack_does_not_fail_validation),
 	KUNIT_CASE(outqueue_ecn_testing_marks_a_bounded_number),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
 	KUNIT_CASE(outqueue_data_from_a_short_iterator_queues_nothing),
