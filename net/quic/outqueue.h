@@ -370,6 +370,16 @@ static inline void quic_outq_set_amp_limited(struct quic_outq *outq, bool limite
 	outq->amp_limited = limited;
 }
 
+/* RFC 9000 Sections 9.4 and 13.4.2: a new path may not carry ECN as the
+ * old one did: validate it again from the start.
+ */
+static inline void quic_outq_ecn_restart(struct quic_outq *outq)
+{
+	outq->ecn_state = QUIC_ECN_TESTING;
+	outq->ecn_tested = 0;
+	outq->ecn_lost = 0;
+}
+
 /* True when a PTO probe is waiting to be sent in the space of @level. */
 static inline bool quic_outq_probe_pending(const struct quic_outq *outq, u8 level)
 {

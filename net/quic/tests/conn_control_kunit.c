@@ -907,6 +907,13 @@ static void ctl_tail_loss_is_probed(struct kunit *test, struct conn_pair *p, s64
 	kunit_release_action(test, ctl_size_hook_off, NULL);
 }
 
+static void ctl_set_ecn_failed(struct socket *sock)
+{
+	lock_sock(sock->sk);
+	quic_outq(sock->sk)->ecn_state = QUIC_ECN_FAILED;
+	release_sock(sock->sk);
+}
+
 static int ctl_migrate(struct socket *sock, union quic_addr *a, unsigned int len)
 {
 	return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a, len);
@@ -932,6 +939,11 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	quic_kunit_addr4(&na, "127.0.0.2", 0);
 	KUNIT_EXPECT_EQ(test, ctl_migrate(p.server, &na, sizeof(na.v4)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ctl_migrate(p.client, &na, 3), -EINVAL);
+	/* ECN failed on the old path (RFC 9000 Section 13.4.2: the new one is
+	 * validated again, by both ends).
+	 */
+	ctl_set_ecn_failed(p.client);
+	ctl_set_ecn_failed(p.server);
 	/* From here the client sends a PING, ACKs and its PATH_RESPONSE. */
 	atomic_set(&ctl_largest, 0);
 	WRITE_ONCE(ctl_watched, p.client->sk);
@@ -953,6 +965,12 @@ static void ctl_client_moves_to_a_new_local_address(struct kunit *test)
 	ctl_wait_event(test, p.server, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1);
 	KUNIT_EXPECT_EQ(test, local, 0);
 	ctl_expect_peer(test, p.server, &after);
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_NE(test, quic_outq(p.client->sk)->ecn_state, QUIC_ECN_FAILED);
+	release_sock(p.client->sk);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_NE(test, quic_outq(p.server->sk)->ecn_state, QUIC_ECN_FAILED);
+	release_sock(p.server->sk);
 	/* RFC 9000 Section 8.2.1: the PATH_RESPONSE went in 1200 bytes. */
 	KUNIT_EXPECT_GE(test, atomic_read(&ctl_largest), QUIC_MIN_UDP_PAYLOAD);
 	ctl_size_hook_off(NULL);
