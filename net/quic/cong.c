@@ -331,21 +331,26 @@ void quic_cong_init(struct quic_cong *cong)
 	cong->ops = &quic_cong_algos[QUIC_CONG_ALG_RENO];
 	cong->algo = QUIC_CONG_ALG_RENO;
 	quic_cong_set_mss(cong, QUIC_MIN_UDP_PAYLOAD);
-	quic_cong_reset(cong);
+	quic_cong_reset(cong, 0);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cong_init);
 
 /**
  * quic_cong_reset - start over on a new path
  * @cong: the state to reset
+ * @now: current time, microseconds: the new path's start
  *
  * Puts the RTT estimator back to the initial RTT (RFC 9002 Section 5.3)
  * and the controller back to slow start with the initial window (RFC 9000
  * Section 9.4). Keeps the algorithm, max_datagram_size, max_ack_delay, the
- * handshake state and the bytes still in flight.
+ * handshake state and the bytes still in flight. Packets sent before @now
+ * went on the old path: their acknowledgment or loss only takes them out
+ * of flight ("packets sent on the old path MUST NOT contribute to
+ * congestion control or RTT estimation for the new path", Section 9.4).
  */
-void quic_cong_reset(struct quic_cong *cong)
+void quic_cong_reset(struct quic_cong *cong, u64 now)
 {
+	cong->path_start = now;
 	cong->rtt_sampled = false;
 	cong->first_rtt_sample = 0;
 	cong->latest_rtt = 0;
@@ -505,7 +510,7 @@ void quic_cong_rtt_update(struct quic_cong *cong, u64 now, u64 sent_time, u64 ac
 {
 	u32 latest, adjusted, sample;
 
-	if (now < sent_time)
+	if (now < sent_time || sent_time < cong->path_start)
 		return;
 	latest = min_t(u64, now - sent_time, QUIC_RTT_MAX);
 	cong->latest_rtt = latest;
@@ -696,7 +701,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cong_on_packet_sent);
 void quic_cong_on_packet_acked(struct quic_cong *cong, u64 now, u64 sent_time, u32 bytes)
 {
 	cong->bytes_in_flight -= min(bytes, cong->bytes_in_flight);
-	if (quic_cong_sent_in_recovery(cong, sent_time))
+	if (sent_time < cong->path_start || quic_cong_sent_in_recovery(cong, sent_time))
 		return;
 	if (cong->app_limited) {
 		quic_cong_update_state(cong);
@@ -711,7 +716,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cong_on_packet_acked);
 /* OnCongestionEvent() of RFC 9002 Appendix B.6: once per recovery period. */
 static void quic_cong_congestion_event(struct quic_cong *cong, u64 now, u64 sent_time)
 {
-	if (quic_cong_sent_in_recovery(cong, sent_time))
+	if (sent_time < cong->path_start || quic_cong_sent_in_recovery(cong, sent_time))
 		return;
 	cong->in_recovery = true;
 	cong->recovery_start = now;

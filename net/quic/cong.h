@@ -134,6 +134,9 @@ struct quic_cong_ops {
  * struct quic_cong - RTT estimator, congestion controller and pacer of a path
  * @first_rtt_sample: time of the first RTT sample (valid if @rtt_sampled)
  * @recovery_start: congestion_recovery_start_time (valid if @in_recovery)
+ * @path_start: when the path began (quic_cong_reset()): packets sent
+ *	before it went on the old path and feed neither the RTT estimate nor
+ *	the congestion controller (RFC 9000 Section 9.4)
  * @pacing_time: earliest send time of the next paced packet, nanoseconds
  * @latest_rtt: latest_rtt, RFC 9002 Section 5.1
  * @min_rtt: min_rtt, Section 5.2
@@ -161,6 +164,7 @@ struct quic_cong_ops {
 struct quic_cong {
 	u64 first_rtt_sample;
 	u64 recovery_start;
+	u64 path_start;
 	u64 pacing_time;
 
 	u32 latest_rtt;
@@ -260,7 +264,7 @@ static inline u32 quic_cong_room(const struct quic_cong *cong)
 
 /* Setup and configuration */
 void quic_cong_init(struct quic_cong *cong);
-void quic_cong_reset(struct quic_cong *cong);
+void quic_cong_reset(struct quic_cong *cong, u64 now);
 int quic_cong_set_algo(struct quic_cong *cong, u8 algo);
 int quic_cong_set_config(struct quic_cong *cong, const struct quic_config *config);
 void quic_cong_set_mss(struct quic_cong *cong, u32 mss);

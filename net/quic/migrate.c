@@ -166,7 +166,7 @@ static void quic_migrate_pref_move_client(struct sock *sk)
 	quic_conn_hash(sk);
 	__sk_dst_reset(sk);
 	if (!same_ip)
-		quic_cong_reset(quic_cong(sk));
+		quic_cong_reset(quic_cong(sk), quic_time_us());
 	quic_outq_ecn_restart(quic_outq(sk));
 	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_ATOMIC);
 	quic_event_migration(sk, 0);
@@ -203,7 +203,7 @@ static void quic_migrate_pref_move_server(struct sock *sk)
 	/* A new path: its own congestion state (Section 9.4); our probe on it
 	 * was answered, so the client's address there is validated.
 	 */
-	quic_cong_reset(quic_cong(sk));
+	quic_cong_reset(quic_cong(sk), quic_time_us());
 	quic_outq_ecn_restart(quic_outq(sk));
 	quic_migrate_validated(sk);
 	quic_event_migration(sk, 1);
@@ -402,7 +402,7 @@ void quic_migrate_peer_moved(struct sock *sk, const union quic_addr *peer, u32 l
 	quic_path_ampl_rcvd(paths, len);
 	__sk_dst_reset(sk);
 	if (!same_ip)
-		quic_cong_reset(quic_cong(sk));
+		quic_cong_reset(quic_cong(sk), quic_time_us());
 	quic_outq_ecn_restart(quic_outq(sk));
 	if (!quic_migrate_challenge(sk))
 		quic_timer_reset(quic_timers(sk), QUIC_TIMER_PATH, quic_migrate_timeout(sk));
@@ -540,7 +540,7 @@ int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
 	err = quic_conn_hash(sk);
 	__sk_dst_reset(sk);
-	quic_cong_reset(quic_cong(sk));
+	quic_cong_reset(quic_cong(sk), quic_time_us());
 	quic_outq_ecn_restart(quic_outq(sk));
 	/* A non-probing packet: the server moves to the new address at once. */
 	if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_KERNEL))

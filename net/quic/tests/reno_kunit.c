@@ -380,6 +380,38 @@ static void reno_bytes_in_flight_accounting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(cong), 0U);
 }
 
+/*
+ * RFC 9000 Section 9.4: "packets sent on the old path MUST NOT contribute
+ * to congestion control or RTT estimation for the new path". Three
+ * packets leave on the old path, the path changes (quic_cong_reset()),
+ * and their acknowledgment, loss or ECN-CE report only takes them out of
+ * flight; a loss of a packet sent on the new path is a congestion event.
+ */
+static void reno_old_path_packets_do_not_feed_the_new_path(struct kunit *test)
+{
+	struct quic_cong *cong = reno_new(test, true);
+	u64 now = RENO_T0 + 500000;
+	u32 window;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		quic_cong_on_packet_sent(cong, RENO_T0, RENO_PKT);
+	quic_cong_reset(cong, RENO_T0 + 1000);
+	window = quic_cong_window(cong);
+
+	quic_cong_rtt_update(cong, now, RENO_T0, 0);
+	KUNIT_EXPECT_EQ(test, quic_cong_smoothed_rtt(cong), 333000U);
+	quic_cong_on_packet_acked(cong, now, RENO_T0, RENO_PKT);
+	KUNIT_EXPECT_EQ(test, quic_cong_window(cong), window);
+	quic_cong_on_packet_lost(cong, now, RENO_T0, RENO_PKT);
+	quic_cong_on_ecn_ce(cong, now, RENO_T0);
+	KUNIT_EXPECT_EQ(test, quic_cong_window(cong), window);
+	KUNIT_EXPECT_EQ(test, quic_cong_in_flight(cong), (u32)RENO_PKT);
+
+	reno_lose(cong, now + 1000, RENO_T0 + 2000);
+	KUNIT_EXPECT_EQ(test, quic_cong_window(cong), window / 2);
+}
+
 static struct kunit_case reno_cases[] = {
 	KUNIT_CASE_PARAM(reno_initial_and_minimum_window, reno_window_gen_params),
 	KUNIT_CASE(reno_is_the_default_algorithm),
@@ -395,6 +427,7 @@ static struct kunit_case reno_cases[] = {
 	KUNIT_CASE(reno_mss_decrease_before_confirmation),
 	KUNIT_CASE(reno_mss_change_after_confirmation),
 	KUNIT_CASE(reno_bytes_in_flight_accounting),
+	KUNIT_CASE(reno_old_path_packets_do_not_feed_the_new_path),
 	{}
 };
 

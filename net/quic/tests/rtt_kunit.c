@@ -213,7 +213,7 @@ static void rtt_reset_returns_to_initial_rtt(struct kunit *test)
 	struct quic_cong *cong = rtt_new(test, true);
 
 	rtt_sample(cong, RTT_T0, 100000, 0);
-	quic_cong_reset(cong);
+	quic_cong_reset(cong, RTT_T0 + 100000);
 	/* Section 5.3: a reset estimator starts from kInitialRtt again and
 	 * the next sample is treated as the first one.
 	 */
