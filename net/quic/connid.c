@@ -380,12 +380,15 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_token_exists);
  * changes when an error is returned (other than -ENOMEM).
  *
  * When the call raises @set->retire_prior_to from a to b, the caller sends
- * RETIRE_CONNECTION_ID for the sequence numbers in [a, b), received or
- * not (the last ones of a huge jump only); so a NEW_CONNECTION_ID below b
- * arriving later is dropped here.
+ * RETIRE_CONNECTION_ID for the IDs it held below b and for the numbers in
+ * [a, b) it never received (the last ones of a huge jump only). A
+ * NEW_CONNECTION_ID below b arriving later is not added: 1 tells the
+ * caller to retire it (Section 19.15), which may repeat a retirement
+ * already sent (harmless, and bounded by the caller).
  *
- * Return: 0; -EBADMSG when @prior_to exceeds @number, @number exceeds
- * 2^62 - 1 or @id is not 1 to 20 bytes (FRAME_ENCODING_ERROR); -EPROTO
+ * Return: 0, or 1 for an ID below Retire Prior To; -EBADMSG when
+ * @prior_to exceeds @number, @number exceeds 2^62 - 1 or @id is not 1 to
+ * 20 bytes (FRAME_ENCODING_ERROR); -EPROTO
  * when we send to a zero-length ID, or @number, @id or @token is in use
  * for something else (PROTOCOL_VIOLATION); -EDQUOT when too many IDs
  * would be active (CONNECTION_ID_LIMIT_ERROR); -EINVAL for a source set;
@@ -419,7 +422,7 @@ int quic_conn_id_recv_new(struct quic_conn_id_set *set, u64 number, u64 prior_to
 
 	retire = max(prior_to, set->retire_prior_to);
 	if (number < retire)
-		return 0;
+		return 1;
 	if (quic_conn_id_active_count(set, retire) + 1 > set->max_count)
 		return -EDQUOT;
 

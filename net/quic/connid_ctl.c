@@ -207,10 +207,11 @@ static int quic_cid_send_retire(struct sock *sk, u64 number, gfp_t gfp)
  * one in use went, the next one is used and the application is told
  * (QUIC_EVENT_CONNECTION_ID).
  *
- * Retire Prior To comes from the network and may jump by up to 2^62: only
- * the last %QUIC_CONN_ID_RETIRE_MAX numbers below it are retired, which
- * covers every ID a peer within our limit can have issued and not seen
- * retired; an older one we never received stays the peer's to forget.
+ * No ID we held is forgotten without being retired, however far Retire
+ * Prior To jumps (it comes from the network and may jump by up to 2^62).
+ * Of the numbers below it that we never received, only the last
+ * %QUIC_CONN_ID_RETIRE_MAX are retired at once; a NEW_CONNECTION_ID that
+ * arrives later below Retire Prior To is retired on arrival.
  * Retirements the peer has not acknowledged are bounded
  * (quic_cid_retire_bound()): past it the frame fails with -EDQUOT.
  *
@@ -220,26 +221,54 @@ int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
 {
 	struct quic_conn_id_set *set = quic_dest(sk);
 	u64 before = set->active ? set->active->number : 0;
-	u64 prior = set->retire_prior_to, n;
+	u64 prior = set->retire_prior_to, retire, window, n;
+	struct quic_conn_id_entry *e;
+	u32 far = 0;
 	int err;
 
 	sock_owned_by_me(sk);
-	err = quic_conn_id_recv_new(set, f->new_cid.seqno, f->new_cid.prior_to, &f->new_cid.id,
-				    f->new_cid.token, GFP_ATOMIC);
-	if (err)
-		return err;
-	if (set->retire_prior_to - prior > QUIC_CONN_ID_RETIRE_MAX)
-		prior = set->retire_prior_to - QUIC_CONN_ID_RETIRE_MAX;
+	retire = max(f->new_cid.prior_to, prior);
+	window = retire - min_t(u64, retire - prior, QUIC_CONN_ID_RETIRE_MAX);
+	/* Held IDs below the window would leave the set unretired: count
+	 * them (a frame connid.c refuses ends the connection anyway).
+	 */
+	if (f->new_cid.prior_to <= f->new_cid.seqno) {
+		list_for_each_entry(e, &set->head, list) {
+			if (e->number >= window)
+				break;
+			far++;
+		}
+	}
 	/* Section 5.1.2: an endpoint SHOULD track at least twice its
 	 * active_connection_id_limit of retirements not acknowledged yet;
 	 * one jump of Retire Prior To may add %QUIC_CONN_ID_RETIRE_MAX more.
 	 * A peer that makes us retire faster than it acknowledges gets
 	 * CONNECTION_ID_LIMIT_ERROR.
 	 */
-	if (quic_outq_retire_held(quic_outq(sk)) + (set->retire_prior_to - prior) >
+	if (far + (retire - window) &&
+	    quic_outq_retire_held(quic_outq(sk)) + far + (retire - window) >
 	    quic_cid_retire_bound(sk))
 		return -EDQUOT;
-	for (n = prior; n < set->retire_prior_to; n++) {
+	if (far) {
+		list_for_each_entry(e, &set->head, list) {
+			if (e->number >= window)
+				break;
+			err = quic_cid_send_retire(sk, e->number, GFP_ATOMIC);
+			if (err)
+				return err;
+		}
+	}
+
+	err = quic_conn_id_recv_new(set, f->new_cid.seqno, f->new_cid.prior_to, &f->new_cid.id,
+				    f->new_cid.token, GFP_ATOMIC);
+	if (err < 0)
+		return err;
+	if (err) {	/* Section 19.15: below Retire Prior To, arriving late */
+		if (quic_outq_retire_held(quic_outq(sk)) >= quic_cid_retire_bound(sk))
+			return -EDQUOT;
+		return quic_cid_send_retire(sk, f->new_cid.seqno, GFP_ATOMIC);
+	}
+	for (n = window; n < set->retire_prior_to; n++) {
 		err = quic_cid_send_retire(sk, n, GFP_ATOMIC);
 		if (err)
 			return err;

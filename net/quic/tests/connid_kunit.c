@@ -201,10 +201,8 @@ static void connid_late_id_below_retire_prior_to_is_dropped(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, add(set, 0x10, 8, 0, token_a), 0);
 	/* 1 is delayed; 2 arrives asking to retire everything below 2. */
 	KUNIT_ASSERT_EQ(test, recv_new(set, 2, 2, 0x30, token_c), 0);
-	/* The caller has sent RETIRE_CONNECTION_ID for 0 and 1 already
-	 * (the range [0, 2) the call opened), so 1 is not added.
-	 */
-	KUNIT_EXPECT_EQ(test, recv_new(set, 1, 0, 0x20, token_b), 0);
+	/* 1 is not added; 1 tells the caller to retire it (Section 19.15). */
+	KUNIT_EXPECT_EQ(test, recv_new(set, 1, 0, 0x20, token_b), 1);
 	KUNIT_EXPECT_NULL(test, quic_conn_id_find(set, 1));
 	KUNIT_EXPECT_EQ(test, set->count, 1U);
 }

@@ -425,6 +425,81 @@ static void lim_retire_churn_without_acks_is_connection_id_limit_error(struct ku
 	KUNIT_EXPECT_GE(test, sent, 2U * limit);
 }
 
+/* Whether the client holds a RETIRE_CONNECTION_ID frame for @number. */
+static bool lim_retire_held(struct rx_conn *rc, u64 number)
+{
+	u8 idx = quic_pnspace_index(QUIC_CRYPTO_APP);
+	struct quic_outq_space *sp = &quic_outq(rc->sk)->spaces[idx];
+	struct list_head *lists[] = { &sp->ctrl, &sp->retrans };
+	struct quic_outq_packet *pkt;
+	struct quic_outq_frame *fr;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(fr, lists[i], list)
+			if (fr->type == QUIC_FRAME_RETIRE_CONNECTION_ID && fr->f.seqno == number)
+				return true;
+	list_for_each_entry(pkt, &sp->sent, list)
+		list_for_each_entry(fr, &pkt->frames, list)
+			if (fr->type == QUIC_FRAME_RETIRE_CONNECTION_ID && fr->f.seqno == number)
+				return true;
+	return false;
+}
+
+/*
+ * RFC 9000 Section 5.1.2: an ID is never forgotten without being retired.
+ * Retire Prior To jumps by 40: every ID of the server's the client held
+ * is retired, however far below the new value it lies. Section 19.15: a
+ * NEW_CONNECTION_ID arriving late, below Retire Prior To, is retired too.
+ */
+static void lim_retire_prior_to_jump_retires_every_id_held(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct quic_conn_id_set *set = quic_dest(rc->sk);
+	struct quic_conn_id_entry *e;
+	u64 held[8], jump;
+	u32 n = 0, i;
+	u8 cid[8];
+
+	list_for_each_entry(e, &set->head, list)
+		if (n < ARRAY_SIZE(held))
+			held[n++] = e->number;
+	KUNIT_ASSERT_GT(test, n, 0U);
+	jump = set->next_number + 40;
+
+	{
+		struct lim_buf b = {};
+
+		memset(cid, 0x61, sizeof(cid));
+		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		lim_var(&b, jump);
+		lim_var(&b, jump);
+		lim_var(&b, sizeof(cid));
+		lim_bytes(&b, cid, sizeof(cid));
+		lim_fill(&b, 0x62, QUIC_CONN_ID_TOKEN_LEN);
+		lim_send(rc, &b);
+	}
+	lim_expect_open(test, rc);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, lim_retire_held(rc, held[i]), "ID %llu", held[i]);
+
+	/* A late one, far below the new Retire Prior To. */
+	{
+		struct lim_buf b = {};
+
+		memset(cid, 0x63, sizeof(cid));
+		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		lim_var(&b, held[n - 1] + 1);
+		lim_var(&b, 0);
+		lim_var(&b, sizeof(cid));
+		lim_bytes(&b, cid, sizeof(cid));
+		lim_fill(&b, 0x64, QUIC_CONN_ID_TOKEN_LEN);
+		lim_send(rc, &b);
+	}
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_TRUE(test, lim_retire_held(rc, held[n - 1] + 1));
+}
+
 /*
  * RFC 9000 Section 21.9: a peer retiring our connection IDs over and over
  * while it acknowledges nothing makes us mint a NEW_CONNECTION_ID for each.
@@ -784,6 +859,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_loss_burst_of_ten_thousand_packets),
 	KUNIT_CASE_SLOW(lim_path_challenge_flood_holds_nothing),
 	KUNIT_CASE(lim_retire_churn_without_acks_is_connection_id_limit_error),
+	KUNIT_CASE(lim_retire_prior_to_jump_retires_every_id_held),
 	KUNIT_CASE_SLOW(lim_retire_of_our_ids_without_acks_is_bounded),
 	KUNIT_CASE(lim_dropped_datagram_keeps_its_packet),
 	KUNIT_CASE(lim_ack_leaves_while_the_pacer_holds_data),
