@@ -461,6 +461,24 @@ drop:
 	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
 }
 
+/* Long header packets discarded before their protection is removed:
+ * nothing in them is acted on.
+ */
+static bool quic_rcv_long_discard(struct sock *sk, const struct quic_packet_hdr *hdr)
+{
+	bool serv = quic_paths(sk)->serv;
+
+	if (hdr->type == QUIC_PACKET_1RTT)
+		return false;
+	/* RFC 9000 Section 17.2.2: "Initial packets sent by the server MUST
+	 * set the Token Length field to 0; clients that receive an Initial
+	 * packet with a non-zero Token Length field MUST either discard the
+	 * packet or generate a connection error of type PROTOCOL_VIOLATION."
+	 * Not authenticated yet: discarded, as anyone could have sent it.
+	 */
+	return !serv && hdr->type == QUIC_PACKET_INITIAL && hdr->token_len;
+}
+
 /*
  * Process the packet at skb->data. Return: its length (to move to the
  * next coalesced packet), 0 to stop walking the datagram.
@@ -500,6 +518,10 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	rp.level = quic_packet_level(hdr.type);
 	if (rp.level >= QUIC_CRYPTO_MAX)
 		return hdr.len;
+	if (quic_rcv_long_discard(sk, &hdr)) {
+		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
+		return hdr.len;
+	}
 	crypto = quic_crypto(sk, rp.level);
 	/* Another version: compatible version negotiation (version.c). */
 	if (hdr.type != QUIC_PACKET_1RTT && hdr.version != quic_config(sk)->version) {

@@ -11,6 +11,11 @@
  * transmits is lost (the transmit hook of the KUnit build): its
  * acknowledgments of packets the real server never sent would otherwise
  * make the server close the connection.
+ *
+ * rx_conn_connect() stops a client in its handshake instead, for the suite
+ * to write Initial packets to it as the server, with the Initial keys both
+ * derive from the client's first Destination Connection ID (RFC 9001
+ * Section 5.2).
  */
 
 #include <linux/percpu.h>
@@ -109,6 +114,85 @@ void rx_conn_open(struct rx_conn *rc)
 	rc->conns++;
 }
 
+static const char rx_chlo[] = "client hello: a stand-in for TLS";
+
+/* Create a socket of the case's family, released with the case. */
+static struct socket *rx_sock_create(struct rx_conn *rc)
+{
+	struct socket *sock;
+
+	KUNIT_ASSERT_EQ(rc->test, sock_create_kern(&init_net, rc->c->family, SOCK_STREAM,
+						   IPPROTO_QUIC, &sock), 0);
+	KUNIT_ASSERT_EQ(rc->test, kunit_add_action_or_reset(rc->test, conn_sock_release, sock),
+			0);
+	sock->sk->sk_rcvtimeo = CONN_TIMEO;
+	sock->sk->sk_sndtimeo = CONN_TIMEO;
+	return sock;
+}
+
+/* Connect the client to the listener's address and send its ClientHello;
+ * with @lost, nothing it transmits leaves.
+ */
+static void rx_client_hello(struct rx_conn *rc, bool lost)
+{
+	union quic_addr a;
+
+	rc->p.client = rx_sock_create(rc);
+	WRITE_ONCE(rx_victim, lost ? rc->p.client->sk : NULL);
+	conn_addr(&a, rc->c->family, rc->c->ip, rc->port);
+	KUNIT_ASSERT_EQ(rc->test, kernel_connect(rc->p.client, &a.sa,
+						 conn_addr_len(rc->c->family), 0), 0);
+	KUNIT_ASSERT_EQ(rc->test, conn_send_crypto(rc->p.client, QUIC_CRYPTO_INITIAL, rx_chlo,
+						   sizeof(rx_chlo)), sizeof(rx_chlo));
+}
+
+/* The active Source Connection ID of @sk. */
+static void rx_sock_scid(struct rx_conn *rc, struct sock *sk, struct quic_conn_id *id)
+{
+	struct quic_conn_id_entry *e;
+
+	lock_sock(sk);
+	e = quic_conn_id_active(quic_source(sk));
+	if (e)
+		*id = e->id;
+	release_sock(sk);
+	KUNIT_ASSERT_NOT_NULL(rc->test, e);
+}
+
+/* @rc->tx: the Initial keys of one end of the client's connection. */
+static void rx_initial_keys(struct rx_conn *rc, bool serv)
+{
+	struct quic_conn_id odcid;
+
+	lock_sock(rc->p.client->sk);
+	odcid = *quic_path_orig_dcid(quic_paths(rc->p.client->sk));
+	release_sock(rc->p.client->sk);
+	KUNIT_ASSERT_EQ(rc->test, quic_crypto_initial_keys_install(rc->tx, &odcid,
+								   rc->c->version, serv), 0);
+	rc->pn = RX_FIRST_PN;
+	rc->conns++;
+}
+
+/**
+ * rx_conn_connect - a client in its handshake, taking the suite's Initials
+ * @rc: the state
+ *
+ * The client connects to the case's address, where nothing listens, and
+ * sends its ClientHello; whatever it transmits is lost. @rc->sk is the
+ * client, @rc->tx the server's Initial keys, @rc->dcid the client's
+ * Source Connection ID and @rc->scid one the suite chose as the server's.
+ */
+void rx_conn_connect(struct rx_conn *rc)
+{
+	memset(&rc->p, 0, sizeof(rc->p));
+	rx_client_hello(rc, true);
+	rc->sk = rc->p.client->sk;
+	rx_sock_scid(rc, rc->sk, &rc->dcid);
+	rc->scid.len = 8;
+	memset(rc->scid.data, 0x5c, rc->scid.len);
+	rx_initial_keys(rc, true);
+}
+
 /**
  * rx_conn_close - release the connection's three sockets
  * @rc: the state
@@ -195,6 +279,25 @@ u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8
 }
 
 /**
+ * rx_sock_inject - hand a datagram from a connection's peer to it
+ * @test: the case
+ * @sk: the connection (IPv4)
+ * @data: the UDP payload
+ * @len: its length
+ *
+ * From the peer's address to ours on the active path, through quic_rcv()
+ * as the UDP tunnel does in softirq: on return the packet was processed
+ * (or queued to the backlog of a socket the caller owns).
+ */
+void rx_sock_inject(struct kunit *test, struct sock *sk, const u8 *data, u32 len)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+
+	quic_kunit_rcv4(test, paths->path[0].udp_sk->sk, &quic_path_daddr(paths, 0)->v4,
+			&quic_path_saddr(paths, 0)->v4, data, len);
+}
+
+/**
  * rx_conn_inject - hand a datagram from the server's address to the client
  * @rc: the state
  * @data: the UDP payload
@@ -206,10 +309,7 @@ u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8
  */
 void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len)
 {
-	struct quic_path_group *paths = quic_paths(rc->sk);
-
-	quic_kunit_rcv4(rc->test, paths->path[0].udp_sk->sk, &quic_path_daddr(paths, 0)->v4,
-			&quic_path_saddr(paths, 0)->v4, data, len);
+	rx_sock_inject(rc->test, rc->sk, data, len);
 }
 
 /**
@@ -221,6 +321,48 @@ void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len)
 void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len)
 {
 	rx_conn_inject(rc, rc->pkt, rx_conn_protect(rc, payload, len, 0, 4));
+}
+
+/**
+ * rx_conn_send_initial - protect an Initial packet with @rc->tx and inject it
+ * @rc: the state: the packet goes from @rc->scid to @rc->dcid with the
+ *	next packet number, in a datagram of its own
+ * @token: its Token, or NULL
+ * @token_len: the Token's length
+ * @payload: its frames
+ * @len: their length
+ * @size: the datagram's length, PADDING added to the payload to reach it;
+ *	0 for none
+ */
+void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
+			  const u8 *payload, u32 len, u32 size)
+{
+	struct quic_packet_hdr hdr = {
+		.type = QUIC_PACKET_INITIAL, .fixed = 1, .pn_len = 4, .len_size = 2,
+		.version = rc->c->version, .dcid = rc->dcid, .scid = rc->scid,
+		.token = token, .token_len = token_len, .pn = rc->pn,
+		.length = 4,
+	};
+	struct quic_crypto_pkt pkt = { .number = rc->pn, .largest = -1 };
+	u32 left = RX_PKT_MAX, hlen, plen = len;
+	u8 *p = rc->pkt;
+	int n;
+
+	n = quic_packet_hdr_len(&hdr);
+	KUNIT_ASSERT_GT(rc->test, n, 0);
+	hlen = n;
+	if (size > hlen + len + QUIC_TAG_LEN)
+		plen = size - hlen - QUIC_TAG_LEN;
+	KUNIT_ASSERT_LE(rc->test, hlen + plen + QUIC_TAG_LEN, (u32)RX_PKT_MAX);
+	hdr.length = hdr.pn_len + plen + QUIC_TAG_LEN;
+	KUNIT_ASSERT_EQ(rc->test, quic_packet_build(&p, &left, &hdr), 0);
+	memcpy(p, payload, len);
+	memset(p + len, 0, plen - len);
+	pkt.len = hlen + plen + QUIC_TAG_LEN;
+	pkt.pn_offset = hlen - hdr.pn_len;
+	KUNIT_ASSERT_EQ(rc->test, quic_crypto_encrypt_buf(rc->tx, rc->pkt, &pkt), 0);
+	rc->pn++;
+	rx_conn_inject(rc, rc->pkt, pkt.len);
 }
 
 /**

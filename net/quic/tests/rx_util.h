@@ -29,7 +29,12 @@ struct proto;
  * @pn: next packet number the suite sends as the server
  * @pkt: packet under construction (kmalloc'ed: it goes to a scatterlist)
  * @dcid: the client's connection ID the packets carry
+ * @scid: the Source Connection ID of the suite's long header packets
  * @conns: connections opened
+ *
+ * rx_conn_connect() leaves a client in its handshake instead: @sk takes
+ * Initial packets protected with @tx from @scid to @dcid
+ * (rx_conn_send_initial()).
  */
 struct rx_conn {
 	struct kunit *test;
@@ -41,17 +46,22 @@ struct rx_conn {
 	s64 pn;
 	u8 *pkt;
 	struct quic_conn_id dcid;
+	struct quic_conn_id scid;
 	u32 conns;
 };
 
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port);
 void rx_conn_open(struct rx_conn *rc);
+void rx_conn_connect(struct rx_conn *rc);
 void rx_conn_close(struct rx_conn *rc);
 void rx_conn_pick_dcid(struct rx_conn *rc);
 u8 rx_conn_min_pn_len(struct rx_conn *rc);
 u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8 pn_len);
 void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len);
 void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len);
+void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
+			  const u8 *payload, u32 len, u32 size);
+void rx_sock_inject(struct kunit *test, struct sock *sk, const u8 *data, u32 len);
 bool rx_conn_closed(struct rx_conn *rc, u64 *code);
 long rx_memory_charged(const struct proto *prot);
 u32 rx_conn_sent(void);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * KUnit suite quic_rx_limits: what a peer can make a live connection hold
- * or do, and the error that ends it when a limit is crossed.
+ * or do, the error that ends it when a limit is crossed, and the packets
+ * it must discard.
  *
  * Each case writes packets as the server of a connection between two
  * kernel sockets and hands them to the client's receive path (rx_util.c);
  * the client's own datagrams are lost, so nothing but the case's packets
- * reaches it. Transport error codes are those of RFC 9000 Section 20.1.
+ * reaches it. The handshake cases write Initial packets to a client, or
+ * as the client to a server, the other end's datagrams lost. Transport
+ * error codes are those of RFC 9000 Section 20.1.
  */
 
 #include <kunit/test.h>
@@ -689,6 +692,54 @@ static void lim_owned_socket_defers_to_the_backlog(struct kunit *test)
 	lim_expect_open(test, rc);
 }
 
+/* A client in its handshake, taking the suite's Initials as the server's. */
+static struct rx_conn *lim_connect(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &lim_case, LIM_PORT);
+	rx_conn_connect(rc);
+	return rc;
+}
+
+/* The largest Initial packet number @rc->sk processed, -1 for none. */
+static s64 lim_initial_seen(struct rx_conn *rc)
+{
+	s64 pn;
+
+	lock_sock(rc->sk);
+	pn = quic_pnspace(rc->sk, QUIC_CRYPTO_INITIAL)->max_pn_seen;
+	release_sock(rc->sk);
+	return pn;
+}
+
+static const u8 lim_ping = QUIC_FRAME_PING;
+
+/*
+ * RFC 9000 Section 17.2.2: "Initial packets sent by the server MUST set
+ * the Token Length field to 0; clients that receive an Initial packet
+ * with a non-zero Token Length field MUST either discard the packet or
+ * generate a connection error of type PROTOCOL_VIOLATION." The client
+ * discards it: nothing of it is processed, not even its Source Connection
+ * ID. The same packet without the token is taken.
+ */
+static void lim_client_discards_a_server_initial_with_a_token(struct kunit *test)
+{
+	static const u8 token[] = "only a client's Initial carries a token";
+	struct rx_conn *rc = lim_connect(test);
+	s64 pn = rc->pn;
+
+	rx_conn_send_initial(rc, token, sizeof(token), &lim_ping, 1, 0);
+	KUNIT_EXPECT_LT(test, lim_initial_seen(rc), pn);
+	KUNIT_EXPECT_FALSE(test, quic_sk(rc->sk)->peer_scid_set);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
+
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, 0);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn + 1);
+	KUNIT_EXPECT_TRUE(test, quic_sk(rc->sk)->peer_scid_set);
+}
+
 /* Amplification: the server's datagrams are counted, the client's after
  * its first flight lost.
  */
@@ -867,6 +918,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_owned_socket_defers_to_the_backlog),
 	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
 	KUNIT_CASE(lim_amplification_counts_datagrams_whose_packets_are_discarded),
+	KUNIT_CASE(lim_client_discards_a_server_initial_with_a_token),
 	{}
 };
 
