@@ -466,6 +466,7 @@ drop:
  */
 static bool quic_rcv_long_discard(struct sock *sk, const struct quic_packet_hdr *hdr)
 {
+	struct quic_sock *qs = quic_sk(sk);
 	bool serv = quic_paths(sk)->serv;
 
 	if (hdr->type == QUIC_PACKET_1RTT)
@@ -476,7 +477,18 @@ static bool quic_rcv_long_discard(struct sock *sk, const struct quic_packet_hdr 
 	 * packet or generate a connection error of type PROTOCOL_VIOLATION."
 	 * Not authenticated yet: discarded, as anyone could have sent it.
 	 */
-	return !serv && hdr->type == QUIC_PACKET_INITIAL && hdr->token_len;
+	if (!serv && hdr->type == QUIC_PACKET_INITIAL && hdr->token_len)
+		return true;
+	/* RFC 9000 Section 7.2: once the peer's first Source Connection ID
+	 * is known (a server takes it from the client's first Initial at
+	 * accept(), a client from the server's first packet in
+	 * quic_rcv_packet()), "if subsequent Initial packets include a
+	 * different Source Connection ID, they MUST be discarded". A client
+	 * discards "any subsequent packet" with another one; a server does
+	 * the same with Handshake and 0-RTT packets, which carry the ID of
+	 * the client's Initials.
+	 */
+	return qs->peer_scid_set && !quic_conn_id_equal(&hdr->scid, &qs->peer_scid);
 }
 
 /*

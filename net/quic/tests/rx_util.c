@@ -12,10 +12,10 @@
  * acknowledgments of packets the real server never sent would otherwise
  * make the server close the connection.
  *
- * rx_conn_connect() stops a client in its handshake instead, for the suite
- * to write Initial packets to it as the server, with the Initial keys both
- * derive from the client's first Destination Connection ID (RFC 9001
- * Section 5.2).
+ * rx_conn_connect() and rx_conn_accept() stop in the handshake instead,
+ * for the suite to write Initial packets as the server to a client, or as
+ * the client to a server, with the Initial keys both derive from the
+ * client's first Destination Connection ID (RFC 9001 Section 5.2).
  */
 
 #include <linux/percpu.h>
@@ -191,6 +191,41 @@ void rx_conn_connect(struct rx_conn *rc)
 	rc->scid.len = 8;
 	memset(rc->scid.data, 0x5c, rc->scid.len);
 	rx_initial_keys(rc, true);
+}
+
+/**
+ * rx_conn_accept - a server in its handshake, taking the suite's Initials
+ * @rc: the state
+ *
+ * A client connects to a listener on @rc->port and sends its ClientHello
+ * in a full-size Initial; the accepted server reads it and answers
+ * nothing: whatever it transmits is lost. @rc->sk is the server, @rc->tx
+ * the client's Initial keys, @rc->dcid the server's Source Connection ID
+ * and @rc->scid the client's.
+ */
+void rx_conn_accept(struct rx_conn *rc)
+{
+	union quic_addr a;
+	u8 buf[sizeof(rx_chlo)];
+
+	memset(&rc->p, 0, sizeof(rc->p));
+	rc->p.lsock = rx_sock_create(rc);
+	conn_addr(&a, rc->c->family, rc->c->ip, rc->port);
+	KUNIT_ASSERT_EQ(rc->test, kernel_bind(rc->p.lsock, &a.sa, conn_addr_len(rc->c->family)),
+			0);
+	KUNIT_ASSERT_EQ(rc->test, kernel_listen(rc->p.lsock, 4), 0);
+	rx_client_hello(rc, false);
+	KUNIT_ASSERT_EQ(rc->test, kernel_accept(rc->p.lsock, &rc->p.server, 0), 0);
+	KUNIT_ASSERT_EQ(rc->test, kunit_add_action_or_reset(rc->test, conn_sock_release,
+							    rc->p.server), 0);
+	rc->sk = rc->p.server->sk;
+	WRITE_ONCE(rx_victim, rc->sk);
+	rc->sk->sk_rcvtimeo = CONN_TIMEO;
+	KUNIT_ASSERT_EQ(rc->test, conn_recv_crypto(rc->p.server, QUIC_CRYPTO_INITIAL, buf,
+						   sizeof(buf)), 0);
+	rx_sock_scid(rc, rc->sk, &rc->dcid);
+	rx_sock_scid(rc, rc->p.client->sk, &rc->scid);
+	rx_initial_keys(rc, false);
 }
 
 /**

@@ -32,9 +32,9 @@ struct proto;
  * @scid: the Source Connection ID of the suite's long header packets
  * @conns: connections opened
  *
- * rx_conn_connect() leaves a client in its handshake instead: @sk takes
- * Initial packets protected with @tx from @scid to @dcid
- * (rx_conn_send_initial()).
+ * rx_conn_connect() and rx_conn_accept() leave a connection in its
+ * handshake instead: @sk takes Initial packets protected with @tx from
+ * @scid to @dcid (rx_conn_send_initial()).
  */
 struct rx_conn {
 	struct kunit *test;
@@ -53,6 +53,7 @@ struct rx_conn {
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port);
 void rx_conn_open(struct rx_conn *rc);
 void rx_conn_connect(struct rx_conn *rc);
+void rx_conn_accept(struct rx_conn *rc);
 void rx_conn_close(struct rx_conn *rc);
 void rx_conn_pick_dcid(struct rx_conn *rc);
 u8 rx_conn_min_pn_len(struct rx_conn *rc);

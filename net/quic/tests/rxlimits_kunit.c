@@ -703,6 +703,17 @@ static struct rx_conn *lim_connect(struct kunit *test)
 	return rc;
 }
 
+/* A server in its handshake, taking the suite's Initials as the client's. */
+static struct rx_conn *lim_accept(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &lim_case, LIM_PORT);
+	rx_conn_accept(rc);
+	return rc;
+}
+
 /* The largest Initial packet number @rc->sk processed, -1 for none. */
 static s64 lim_initial_seen(struct rx_conn *rc)
 {
@@ -738,6 +749,57 @@ static void lim_client_discards_a_server_initial_with_a_token(struct kunit *test
 	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, 0);
 	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn + 1);
 	KUNIT_EXPECT_TRUE(test, quic_sk(rc->sk)->peer_scid_set);
+}
+
+/*
+ * RFC 9000 Section 7.2: "Once a client has received a valid Initial
+ * packet from the server, it MUST discard any subsequent packet it
+ * receives on that connection with a different Source Connection ID."
+ */
+static void lim_client_discards_another_server_source_id(struct kunit *test)
+{
+	struct rx_conn *rc = lim_connect(test);
+	struct quic_conn_id first = rc->scid;
+	s64 pn = rc->pn;
+
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, 0);
+	KUNIT_ASSERT_EQ(test, lim_initial_seen(rc), pn);
+	KUNIT_ASSERT_TRUE(test, quic_sk(rc->sk)->peer_scid_set);
+
+	memset(rc->scid.data, 0x6d, rc->scid.len);
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, 0);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn);
+	KUNIT_EXPECT_MEMEQ(test, quic_sk(rc->sk)->peer_scid.data, first.data, first.len);
+
+	/* The first server's packets are still taken. */
+	rc->scid = first;
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, 0);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn + 2);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
+}
+
+/*
+ * RFC 9000 Section 7.2: a server sets its Destination Connection ID from
+ * the client's first Initial; "if subsequent Initial packets include a
+ * different Source Connection ID, they MUST be discarded."
+ */
+static void lim_server_discards_another_client_source_id(struct kunit *test)
+{
+	struct rx_conn *rc = lim_accept(test);
+	struct quic_conn_id client = rc->scid;
+	s64 pn = rc->pn;
+
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, QUIC_MIN_UDP_PAYLOAD);
+	KUNIT_ASSERT_EQ(test, lim_initial_seen(rc), pn);
+
+	memset(rc->scid.data, 0x6d, rc->scid.len);
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, QUIC_MIN_UDP_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn);
+
+	rc->scid = client;
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, QUIC_MIN_UDP_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn + 2);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
 }
 
 /* Amplification: the server's datagrams are counted, the client's after
@@ -919,6 +981,8 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE_SLOW(lim_amplification_is_three_times_the_received),
 	KUNIT_CASE(lim_amplification_counts_datagrams_whose_packets_are_discarded),
 	KUNIT_CASE(lim_client_discards_a_server_initial_with_a_token),
+	KUNIT_CASE(lim_client_discards_another_server_source_id),
+	KUNIT_CASE(lim_server_discards_another_client_source_id),
 	{}
 };
 
