@@ -464,7 +464,8 @@ drop:
 /* Long header packets discarded before their protection is removed:
  * nothing in them is acted on.
  */
-static bool quic_rcv_long_discard(struct sock *sk, const struct quic_packet_hdr *hdr)
+static bool quic_rcv_long_discard(struct sock *sk, const struct sk_buff *skb,
+				  const struct quic_packet_hdr *hdr)
 {
 	struct quic_sock *qs = quic_sk(sk);
 	bool serv = quic_paths(sk)->serv;
@@ -488,7 +489,15 @@ static bool quic_rcv_long_discard(struct sock *sk, const struct quic_packet_hdr 
 	 * the same with Handshake and 0-RTT packets, which carry the ID of
 	 * the client's Initials.
 	 */
-	return qs->peer_scid_set && !quic_conn_id_equal(&hdr->scid, &qs->peer_scid);
+	if (qs->peer_scid_set && !quic_conn_id_equal(&hdr->scid, &qs->peer_scid))
+		return true;
+	/* RFC 9000 Section 14.1: "A server MUST discard an Initial packet
+	 * that is carried in a UDP datagram with a payload that is smaller
+	 * than the smallest allowed maximum datagram size of 1200 bytes": at
+	 * the connection as at the listener (quic_rcv_listen()).
+	 */
+	return serv && hdr->type == QUIC_PACKET_INITIAL &&
+	       QUIC_SKB_CB(skb)->dgram_len < QUIC_MIN_UDP_PAYLOAD;
 }
 
 /*
@@ -530,7 +539,7 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	rp.level = quic_packet_level(hdr.type);
 	if (rp.level >= QUIC_CRYPTO_MAX)
 		return hdr.len;
-	if (quic_rcv_long_discard(sk, &hdr)) {
+	if (quic_rcv_long_discard(sk, skb, &hdr)) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		return hdr.len;
 	}
@@ -994,6 +1003,7 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	QUIC_SKB_CB(skb)->alt_local = 0;
 	QUIC_SKB_CB(skb)->held = 0;
 	__skb_pull(skb, off);
+	QUIC_SKB_CB(skb)->dgram_len = skb->len;
 
 	sk = quic_rcv_lookup(net, skb, &local, &peer, &held);
 	if (IS_ERR(sk))

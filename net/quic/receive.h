@@ -28,6 +28,8 @@ struct sock;
  *	server's preferred address), not to the active one
  * @held: a packet kept until its keys came, processed again: its bytes
  *	were counted when its datagram arrived
+ * @dgram_len: the length of its UDP payload, every coalesced packet
+ *	included (a packet held for its keys keeps it, RFC 9000 Section 14.1)
  */
 struct quic_skb_cb {
 	union quic_addr peer;
@@ -35,6 +37,7 @@ struct quic_skb_cb {
 	u8 backlog;
 	u8 alt_local;
 	u8 held;
+	u32 dgram_len;
 };
 
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))

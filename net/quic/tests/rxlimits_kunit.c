@@ -802,6 +802,25 @@ static void lim_server_discards_another_client_source_id(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
 }
 
+/*
+ * RFC 9000 Section 14.1: "A server MUST discard an Initial packet that is
+ * carried in a UDP datagram with a payload that is smaller than the
+ * smallest allowed maximum datagram size of 1200 bytes." At an accepted
+ * connection as at the listener: 1199 bytes are discarded, 1200 taken.
+ */
+static void lim_server_discards_an_initial_in_a_short_datagram(struct kunit *test)
+{
+	struct rx_conn *rc = lim_accept(test);
+	s64 pn = rc->pn;
+
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, QUIC_MIN_UDP_PAYLOAD - 1);
+	KUNIT_EXPECT_LT(test, lim_initial_seen(rc), pn);
+
+	rx_conn_send_initial(rc, NULL, 0, &lim_ping, 1, QUIC_MIN_UDP_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, lim_initial_seen(rc), pn + 1);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
+}
+
 /* Amplification: the server's datagrams are counted, the client's after
  * its first flight lost.
  */
@@ -983,6 +1002,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_client_discards_a_server_initial_with_a_token),
 	KUNIT_CASE(lim_client_discards_another_server_source_id),
 	KUNIT_CASE(lim_server_discards_another_client_source_id),
+	KUNIT_CASE(lim_server_discards_an_initial_in_a_short_datagram),
 	{}
 };
 
