@@ -163,6 +163,25 @@ static int quic_rcv_stop_sending(struct sock *sk, const struct quic_frame *f)
 	return 0;
 }
 
+/*
+ * RFC 9000 Section 19.13: STREAM_DATA_BLOCKED asks for nothing (credit
+ * goes out as the application reads), but it comes from the peer's
+ * sending part and names a stream as a STREAM frame does: one beyond the
+ * limit we set is STREAM_LIMIT_ERROR (Section 4.6: "An endpoint that
+ * receives a frame with a stream ID exceeding the limit it has sent MUST
+ * treat this as a connection error of type STREAM_LIMIT_ERROR"), and one
+ * of the peer's not open yet opens (Section 3.2).
+ */
+static int quic_rcv_stream_data_blocked(struct sock *sk, const struct quic_frame *f)
+{
+	struct quic_stream *s;
+
+	s = quic_stream_recv_get(quic_streams(sk), f->limit.id, GFP_ATOMIC);
+	if (IS_ERR(s))
+		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
+	return 0;
+}
+
 static int quic_rcv_max_stream_data(struct sock *sk, const struct quic_frame *f)
 {
 	struct quic_stream *s;
@@ -241,7 +260,6 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 	case QUIC_FRAME_PADDING:
 	case QUIC_FRAME_PING:
 	case QUIC_FRAME_DATA_BLOCKED:
-	case QUIC_FRAME_STREAM_DATA_BLOCKED:
 	case QUIC_FRAME_STREAMS_BLOCKED_BIDI:
 	case QUIC_FRAME_STREAMS_BLOCKED_UNI:
 		return 0;
@@ -252,6 +270,8 @@ static int quic_rcv_frame(struct sock *sk, struct quic_rcv_pkt *rp, const struct
 		return quic_rcv_reset_stream(sk, f);
 	case QUIC_FRAME_STOP_SENDING:
 		return quic_rcv_stop_sending(sk, f);
+	case QUIC_FRAME_STREAM_DATA_BLOCKED:
+		return quic_rcv_stream_data_blocked(sk, f);
 	case QUIC_FRAME_CRYPTO:
 		if (rp->level == QUIC_CRYPTO_APP)
 			return quic_ticket_crypto_recv(sk, &f->data);
@@ -313,8 +333,8 @@ static u32 quic_rcv_frame_error(const struct quic_frame *f, int err)
 		return QUIC_TRANSPORT_ERROR_CRYPTO + QUIC_TLS_ALERT_UNEXPECTED_MESSAGE;
 	if ((f->type & ~0x07) == QUIC_FRAME_STREAM || f->type == QUIC_FRAME_RESET_STREAM ||
 	    f->type == QUIC_FRAME_STOP_SENDING || f->type == QUIC_FRAME_MAX_STREAM_DATA ||
-	    f->type == QUIC_FRAME_CRYPTO || f->type == QUIC_FRAME_DATAGRAM ||
-	    f->type == QUIC_FRAME_DATAGRAM_LEN)
+	    f->type == QUIC_FRAME_STREAM_DATA_BLOCKED || f->type == QUIC_FRAME_CRYPTO ||
+	    f->type == QUIC_FRAME_DATAGRAM || f->type == QUIC_FRAME_DATAGRAM_LEN)
 		return quic_inq_transport_error(err);
 	if (f->type == QUIC_FRAME_NEW_CONNECTION_ID || f->type == QUIC_FRAME_RETIRE_CONNECTION_ID)
 		return quic_conn_id_transport_error(err);

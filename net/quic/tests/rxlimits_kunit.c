@@ -821,6 +821,30 @@ static void lim_server_discards_an_initial_in_a_short_datagram(struct kunit *tes
 	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
 }
 
+/*
+ * RFC 9000 Sections 4.6 and 19.13: a STREAM_DATA_BLOCKED frame names a
+ * stream of the peer's sending part, and one beyond the limit we set is
+ * STREAM_LIMIT_ERROR, as for a STREAM frame.
+ */
+static void lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	u16 max = quic_local_param(rc->sk)->max_streams_bidi;
+	struct lim_buf b = {};
+
+	lim_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
+	lim_var(&b, 4ULL * (max - 1) + 1);
+	lim_var(&b, 0);
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	b.len = 0;
+	lim_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
+	lim_var(&b, 4ULL * max + 1);
+	lim_var(&b, 0);
+	lim_send(rc, &b);
+	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_STREAM_LIMIT);
+}
+
 /* Amplification: the server's datagrams are counted, the client's after
  * its first flight lost.
  */
@@ -1003,6 +1027,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_client_discards_another_server_source_id),
 	KUNIT_CASE(lim_server_discards_another_client_source_id),
 	KUNIT_CASE(lim_server_discards_an_initial_in_a_short_datagram),
+	KUNIT_CASE(lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error),
 	{}
 };
 
