@@ -147,18 +147,26 @@ static int quic_rcv_reset_stream(struct sock *sk, const struct quic_frame *f)
 	return 0;
 }
 
-/* RFC 9000 Section 3.5: STOP_SENDING is answered with RESET_STREAM. */
+/*
+ * RFC 9000 Section 3.5: STOP_SENDING is answered with RESET_STREAM. A
+ * part reset already needs nothing more. Without memory for the
+ * RESET_STREAM the stream is left as it was and the packet is dropped
+ * unacknowledged: the peer sends the STOP_SENDING again, rather than wait
+ * for good for a RESET_STREAM that never comes.
+ */
 static int quic_rcv_stop_sending(struct sock *sk, const struct quic_frame *f)
 {
 	struct quic_event_stream_snap snap;
 	struct quic_stream *s;
+	int err;
 
 	s = quic_stream_feedback_get(quic_streams(sk), f->reset.id, GFP_ATOMIC);
 	if (IS_ERR(s))
 		return PTR_ERR(s) == -ENOENT ? 0 : PTR_ERR(s);
 	quic_event_stream_snap(s, &snap);
-	if (quic_msg_stream_reset(sk, s, f->reset.errcode))
-		return 0;
+	err = quic_msg_stream_reset(sk, s, f->reset.errcode);
+	if (err)
+		return err == -ENOMEM ? err : 0;
 	quic_event_stream_changed(sk, s, &snap);
 	return 0;
 }

@@ -386,25 +386,38 @@ bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s)
  * Softirq or process context; GFP_ATOMIC.
  *
  * Return: 0, -EALREADY when the part was reset or fully acknowledged
- * already, -EINVAL for a stream without a sending part, -ENOMEM.
+ * already, -EINVAL for a stream without a sending part, -ENOMEM (the
+ * stream is then left as it was).
  */
 int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode)
 {
 	struct quic_frame f = { .type = QUIC_FRAME_RESET_STREAM };
+	u32 old_errcode = s->send.errcode;
+	u8 old_state = s->send.state;
 	int err;
 
 	sock_owned_by_me(sk);
 	err = quic_stream_send_reset(s, errcode);
 	if (err)
 		return err;
-	quic_outq_stream_purge(quic_outq(sk), s);
 	f.reset.id = s->id;
 	f.reset.errcode = errcode;
 	f.reset.final_size = s->send.bytes;
 	err = quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
+	if (err) {
+		/* A part in Reset Sent with no RESET_STREAM queued would never
+		 * send one (RFC 9000 Section 3.5): back to where it was, its
+		 * data kept, for the STOP_SENDING sent again or the
+		 * application's next try.
+		 */
+		s->send.state = old_state;
+		s->send.errcode = old_errcode;
+		return err;
+	}
+	quic_outq_stream_purge(quic_outq(sk), s);
 	/* Room freed by the purge: a writer on another stream may go on. */
 	sk->sk_write_space(sk);
-	return err;
+	return 0;
 }
 
 /* The stream of a QUIC_SOCKOPT_STREAM_RESET / STOP_SENDING value. */

@@ -12,6 +12,7 @@
  * error codes are those of RFC 9000 Section 20.1.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -29,6 +30,7 @@
 #include "../pnspace.h"
 #include "../protocol.h"
 #include "../socket.h"
+#include "../stream.h"
 #include "../transmit.h"
 #include "rx_util.h"
 #include "util.h"
@@ -845,6 +847,73 @@ static void lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error(str
 	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_STREAM_LIMIT);
 }
 
+/* Whether a RESET_STREAM for stream @id waits to be sent, or is in flight. */
+static bool lim_reset_stream_queued(struct rx_conn *rc, s64 id)
+{
+	struct quic_outq_space *sp;
+	struct quic_outq_packet *pkt;
+	struct quic_outq_frame *fr;
+	bool found = false;
+
+	lock_sock(rc->sk);
+	sp = &quic_outq(rc->sk)->spaces[quic_pnspace_index(QUIC_CRYPTO_APP)];
+	list_for_each_entry(fr, &sp->ctrl, list)
+		found |= fr->type == QUIC_FRAME_RESET_STREAM && fr->f.reset.id == id;
+	list_for_each_entry(fr, &sp->retrans, list)
+		found |= fr->type == QUIC_FRAME_RESET_STREAM && fr->f.reset.id == id;
+	list_for_each_entry(pkt, &sp->sent, list)
+		list_for_each_entry(fr, &pkt->frames, list)
+			found |= fr->type == QUIC_FRAME_RESET_STREAM && fr->f.reset.id == id;
+	release_sock(rc->sk);
+	return found;
+}
+
+/* Static stub of quic_outq_ctrl_append(): no memory for a control frame. */
+static int lim_ctrl_append_enomem(struct quic_outq *outq, u8 level, const struct quic_frame *f,
+				  gfp_t gfp)
+{
+	return -ENOMEM;
+}
+
+/*
+ * RFC 9000 Section 3.5: STOP_SENDING is answered with RESET_STREAM. When
+ * the RESET_STREAM cannot be queued (no memory), the packet is dropped
+ * unacknowledged and the stream left as it was, so that the STOP_SENDING
+ * the peer sends again is answered; a stream marked reset with no
+ * RESET_STREAM ever sent would leave the peer waiting for good.
+ */
+static void lim_stop_sending_without_memory_is_answered_when_resent(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	struct quic_stream *s;
+	struct lim_buf b = {};
+	s64 pn;
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(rc->p.client, 0, MSG_STREAM_NEW, "data", 4), 4);
+	s = quic_stream_find(quic_streams(rc->sk), 0);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	lim_var(&b, QUIC_FRAME_STOP_SENDING);
+	lim_var(&b, 0);
+	lim_var(&b, 7);
+
+	pn = rc->pn;
+	kunit_activate_static_stub(test, quic_outq_ctrl_append, lim_ctrl_append_enomem);
+	lim_send(rc, &b);
+	kunit_deactivate_static_stub(test, quic_outq_ctrl_append);
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_LT(test, space->max_pn_seen, pn);
+	KUNIT_EXPECT_NE(test, s->send.state, QUIC_STREAM_SEND_STATE_RESET_SENT);
+	KUNIT_EXPECT_FALSE(test, lim_reset_stream_queued(rc, 0));
+
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_EQ(test, space->max_pn_seen, pn + 1);
+	KUNIT_EXPECT_EQ(test, s->send.state, QUIC_STREAM_SEND_STATE_RESET_SENT);
+	KUNIT_EXPECT_EQ(test, s->send.errcode, 7);
+	KUNIT_EXPECT_TRUE(test, lim_reset_stream_queued(rc, 0));
+}
+
 /* Amplification: the server's datagrams are counted, the client's after
  * its first flight lost.
  */
@@ -1028,6 +1097,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_server_discards_another_client_source_id),
 	KUNIT_CASE(lim_server_discards_an_initial_in_a_short_datagram),
 	KUNIT_CASE(lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error),
+	KUNIT_CASE(lim_stop_sending_without_memory_is_answered_when_resent),
 	{}
 };
 
