@@ -1107,6 +1107,7 @@ void quic_conn_idle_restart(struct sock *sk)
 		return;
 	pto = 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP);
 	timeout = max(timeout, pto);
+	qs->idle_sent = 0;
 	qs->ka_sent = 0;
 	qs->ka_rest = 0;
 	if (quic_is_established(sk)) {
@@ -1120,6 +1121,27 @@ void quic_conn_idle_restart(struct sock *sk)
 		}
 	}
 	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, timeout);
+}
+
+/**
+ * quic_conn_idle_sent - an ack-eliciting packet was sent
+ * @sk: the socket, owned by the caller
+ *
+ * RFC 9000 Section 10.1: "An endpoint also restarts its idle timer when
+ * sending an ack-eliciting packet if no other ack-eliciting packets have
+ * been sent since last receiving and processing a packet", so that new
+ * activity after a silence gets the whole timeout. Later ones do not:
+ * the packets the peer never answers do not keep the connection up.
+ */
+void quic_conn_idle_sent(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	/* Closing or draining: the timer measures that period (close.c). */
+	if (qs->idle_sent || (!quic_is_establishing(sk) && !quic_is_established(sk)))
+		return;
+	quic_conn_idle_restart(sk);
+	qs->idle_sent = 1;
 }
 
 /**
@@ -1144,7 +1166,9 @@ void quic_conn_set_keepalive(struct sock *sk, int val)
  *
  * RFC 9000 Section 10.1.2: a PING keeps the connection (and the NAT and
  * firewall state on its path) alive; the peer's acknowledgment restarts
- * the idle timer. If none comes, the rest of the idle timeout runs out.
+ * the idle timer. If none comes, the rest of the idle timeout runs out
+ * (when the PING is the first ack-eliciting packet since the last one
+ * received, sending it restarted the timer: quic_conn_idle_sent()).
  *
  * Return: true when a PING went and the timer runs on, false when the
  * idle timeout is over.

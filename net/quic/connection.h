@@ -92,6 +92,7 @@ void quic_conn_closed(struct sock *sk, int err);
 void quic_conn_discard_level(struct sock *sk, u8 level);
 void quic_conn_confirmed(struct sock *sk);
 void quic_conn_idle_restart(struct sock *sk);
+void quic_conn_idle_sent(struct sock *sk);
 bool quic_conn_keepalive(struct sock *sk);
 void quic_conn_set_keepalive(struct sock *sk, int val);
 int quic_conn_key_update(struct sock *sk);

@@ -185,6 +185,8 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 		       QUIC_MIB_PKT_ENCBACKLOGS : QUIC_MIB_PKT_ENCFASTPATHS);
 	if (level == QUIC_CRYPTO_APP)
 		quic_conn_key_check_limit(sk);
+	if (tx.ack_eliciting)
+		quic_conn_idle_sent(sk);
 	return pkt.len;
 }
 

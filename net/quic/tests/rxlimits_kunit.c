@@ -31,6 +31,7 @@
 #include "../protocol.h"
 #include "../socket.h"
 #include "../stream.h"
+#include "../timer.h"
 #include "../transmit.h"
 #include "rx_util.h"
 #include "util.h"
@@ -607,6 +608,40 @@ static void lim_ack_all(struct rx_conn *rc)
 }
 
 /*
+ * RFC 9000 Section 10.1: "An endpoint also restarts its idle timer when
+ * sending an ack-eliciting packet if no other ack-eliciting packets have
+ * been sent since last receiving and processing a packet." The client
+ * receives a PING, stays quiet half a second (nothing of its own in
+ * flight, so no probe), then sends stream data: the idle timeout runs
+ * from that send, not from the PING.
+ */
+static void lim_idle_timer_restarts_on_the_first_ack_eliciting_send(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct timer_list *idle = &quic_timers(rc->sk)->timer[QUIC_TIMER_IDLE];
+	unsigned long rcvd, after_rcv, before_send, sent;
+	struct lim_buf b = {};
+
+	lim_ack_all(rc);
+	lim_var(&b, QUIC_FRAME_PING);
+	lim_send(rc, &b);
+	after_rcv = jiffies;
+	rcvd = READ_ONCE(idle->expires);
+	KUNIT_ASSERT_TRUE(test, timer_pending(idle));
+
+	msleep(500);
+	before_send = jiffies;
+	KUNIT_ASSERT_EQ(test, conn_send_stream(rc->p.client, 0, MSG_STREAM_NEW, "idle", 4), 4);
+	sent = READ_ONCE(idle->expires);
+	/* The whole timeout from the send: at least what was left of it
+	 * just after the PING.
+	 */
+	KUNIT_EXPECT_TRUE(test, timer_pending(idle));
+	KUNIT_EXPECT_GE(test, sent - before_send, rcvd - after_rcv);
+	lim_expect_open(test, rc);
+}
+
+/*
  * RFC 9000 Section 4.1: a peer that never raises its limits. With every
  * packet acknowledged, the writer is held back by flow control alone; it
  * then blocks until its timeout instead of spinning, and the client sends
@@ -1098,6 +1133,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_server_discards_an_initial_in_a_short_datagram),
 	KUNIT_CASE(lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error),
 	KUNIT_CASE(lim_stop_sending_without_memory_is_answered_when_resent),
+	KUNIT_CASE(lim_idle_timer_restarts_on_the_first_ack_eliciting_send),
 	{}
 };
 
