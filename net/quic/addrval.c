@@ -41,7 +41,6 @@
 #define QUIC_RETRY_TOKEN_LIFETIME	10
 #define QUIC_NEW_TOKEN_LIFETIME		(24 * 3600)
 
-static struct quic_crypto_mac quic_addrval_mac;
 static struct quic_crypto quic_addrval_retry[2];	/* v1, v2 */
 
 static struct quic_crypto *quic_addrval_retry_crypto(u32 version)
@@ -54,7 +53,37 @@ static struct quic_crypto *quic_addrval_retry_crypto(u32 version)
 }
 
 /**
- * quic_addrval_init - key the token MAC and set up the Retry transforms
+ * quic_addrval_net_init - key the MAC of a namespace's address tokens
+ * @net: the namespace
+ *
+ * Each namespace has its own key: a token one namespace's listener issued
+ * is refused by another's.
+ *
+ * Context: pernet init (process context).
+ * Return: 0 or a negative errno from the crypto API.
+ */
+int quic_addrval_net_init(struct net *net)
+{
+	u8 key[32];
+	int err;
+
+	get_random_bytes(key, sizeof(key));
+	err = quic_crypto_mac_init(&quic_net(net)->token_mac, key, sizeof(key));
+	memzero_explicit(key, sizeof(key));
+	return err;
+}
+
+/**
+ * quic_addrval_net_exit - free the MAC of a namespace's address tokens
+ * @net: the namespace
+ */
+void quic_addrval_net_exit(struct net *net)
+{
+	quic_crypto_mac_free(&quic_net(net)->token_mac);
+}
+
+/**
+ * quic_addrval_init - set up the Retry transforms
  *
  * Context: module init (process context).
  * Return: 0 or a negative errno.
@@ -62,14 +91,8 @@ static struct quic_crypto *quic_addrval_retry_crypto(u32 version)
 int quic_addrval_init(void)
 {
 	struct quic_conn_id any = { .len = 8 };
-	u8 key[32];
 	int err;
 
-	get_random_bytes(key, sizeof(key));
-	err = quic_crypto_mac_init(&quic_addrval_mac, key, sizeof(key));
-	memzero_explicit(key, sizeof(key));
-	if (err)
-		return err;
 	/* Only the Retry transform of these Initial states is used. */
 	err = quic_crypto_initial_keys_install(&quic_addrval_retry[0], &any, QUIC_VERSION_V1,
 					       true);
@@ -88,7 +111,6 @@ void quic_addrval_exit(void)
 {
 	quic_crypto_destroy(&quic_addrval_retry[0]);
 	quic_crypto_destroy(&quic_addrval_retry[1]);
-	quic_crypto_mac_free(&quic_addrval_mac);
 }
 
 static u64 quic_addrval_now(void)
@@ -98,6 +120,7 @@ static u64 quic_addrval_now(void)
 
 /**
  * quic_addrval_check - validate the token of a client's first Initial
+ * @net: the namespace of the listener that received it
  * @addr: the address the Initial came from
  * @token: the token
  * @len: its length
@@ -107,14 +130,14 @@ static u64 quic_addrval_now(void)
  * Return: 0 for a valid token, or why it is not (see
  * quic_crypto_token_verify()); the connection then goes on unvalidated.
  */
-int quic_addrval_check(const union quic_addr *addr, const u8 *token, u32 len,
+int quic_addrval_check(struct net *net, const union quic_addr *addr, const u8 *token, u32 len,
 		       struct quic_request *req)
 {
 	struct quic_conn_id odcid = {};
 	u8 flags = 0;
 	int err;
 
-	err = quic_crypto_token_verify(&quic_addrval_mac, addr, req->version, token, len,
+	err = quic_crypto_token_verify(&quic_net(net)->token_mac, addr, req->version, token, len,
 				       quic_addrval_now(), &flags, &odcid);
 	if (err)
 		return err;
@@ -152,7 +175,8 @@ int quic_addrval_send_retry(struct sock *sk, const struct quic_request *req)
 	sock_owned_by_me(sk);
 	if (!crypto)
 		return -EINVAL;
-	err = quic_crypto_token_generate(&quic_addrval_mac, &req->daddr, req->version, &req->dcid,
+	err = quic_crypto_token_generate(&quic_net(sock_net(sk))->token_mac, &req->daddr,
+					 req->version, &req->dcid,
 					 quic_addrval_now(), QUIC_RETRY_TOKEN_LIFETIME, token,
 					 &tokenlen);
 	if (err)
@@ -202,7 +226,8 @@ int quic_addrval_new_token(struct sock *sk)
 
 	sock_owned_by_me(sk);
 	/* Bound to the version negotiated (RFC 9369 Section 5). */
-	err = quic_crypto_token_generate(&quic_addrval_mac, quic_path_daddr(quic_paths(sk), 0),
+	err = quic_crypto_token_generate(&quic_net(sock_net(sk))->token_mac,
+					 quic_path_daddr(quic_paths(sk), 0),
 					 quic_config(sk)->version, NULL, quic_addrval_now(),
 					 QUIC_NEW_TOKEN_LIFETIME, token, &len);
 	if (err)

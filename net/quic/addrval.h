@@ -17,8 +17,10 @@ union quic_addr;
 
 int quic_addrval_init(void);
 void quic_addrval_exit(void);
+int quic_addrval_net_init(struct net *net);
+void quic_addrval_net_exit(struct net *net);
 
-int quic_addrval_check(const union quic_addr *addr, const u8 *token, u32 len,
+int quic_addrval_check(struct net *net, const union quic_addr *addr, const u8 *token, u32 len,
 		       struct quic_request *req);
 int quic_addrval_send_retry(struct sock *sk, const struct quic_request *req);
 int quic_addrval_new_token(struct sock *sk);

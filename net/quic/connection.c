@@ -1315,12 +1315,12 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 			params->present |= QUIC_PARAM_HAS_RETRY_SCID;
 		}
 		/* RFC 9000 Section 10.3: the token of the ID of the handshake. */
-		if (scid->id.len && !quic_cid_reset_token(&scid->id, params->reset_token))
+		if (scid->id.len && !quic_cid_reset_token(sock_net(sk), &scid->id, params->reset_token))
 			params->tp.stateless_reset = 1;
 		/* Section 9.6: the preferred address and connection ID 1. */
 		pref = quic_conn_id_find(quic_source(sk), 1);
 		if (quic_paths(sk)->pref_addr && pref &&
-		    !quic_cid_reset_token(&pref->id, params->pref.token)) {
+		    !quic_cid_reset_token(sock_net(sk), &pref->id, params->pref.token)) {
 			params->pref.addr = *quic_path_saddr(quic_paths(sk), 1);
 			params->pref.cid = pref->id;
 			params->present |= QUIC_PARAM_HAS_PREF_ADDR;

@@ -35,43 +35,47 @@
 #include "socket.h"
 #include "transmit.h"
 
-static struct quic_crypto_mac quic_cid_mac;
-
 /**
- * quic_cid_init - key the MAC of stateless reset tokens
+ * quic_cid_net_init - key the MAC of a namespace's stateless reset tokens
+ * @net: the namespace
  *
- * Context: module init.
+ * Context: pernet init (process context).
  * Return: 0 or a negative errno from the crypto API.
  */
-int quic_cid_init(void)
+int quic_cid_net_init(struct net *net)
 {
 	u8 key[32];
 	int err;
 
 	get_random_bytes(key, sizeof(key));
-	err = quic_crypto_mac_init(&quic_cid_mac, key, sizeof(key));
+	err = quic_crypto_mac_init(&quic_net(net)->reset_mac, key, sizeof(key));
 	memzero_explicit(key, sizeof(key));
 	return err;
 }
 
 /**
- * quic_cid_exit - free the MAC of stateless reset tokens
+ * quic_cid_net_exit - free the MAC of a namespace's stateless reset tokens
+ * @net: the namespace
  */
-void quic_cid_exit(void)
+void quic_cid_net_exit(struct net *net)
 {
-	quic_crypto_mac_free(&quic_cid_mac);
+	quic_crypto_mac_free(&quic_net(net)->reset_mac);
 }
 
 /**
  * quic_cid_reset_token - the stateless reset token of one of our IDs
+ * @net: the namespace of the socket the ID is ours in
  * @id: the connection ID
  * @token: out, %QUIC_CONN_ID_TOKEN_LEN bytes
  *
+ * Each namespace has its own key: the tokens a peer learns from one say
+ * nothing of the IDs of another.
+ *
  * Return: 0 or a negative errno.
  */
-int quic_cid_reset_token(const struct quic_conn_id *id, u8 *token)
+int quic_cid_reset_token(struct net *net, const struct quic_conn_id *id, u8 *token)
 {
-	return quic_crypto_reset_token(&quic_cid_mac, id, token);
+	return quic_crypto_reset_token(&quic_net(net)->reset_mac, id, token);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_reset_token);
 
@@ -117,7 +121,7 @@ static int quic_cid_send_new(struct sock *sk, const struct quic_conn_id *id, u64
 	f.new_cid.seqno = number;
 	f.new_cid.prior_to = quic_source(sk)->retire_prior_to;
 	f.new_cid.id = *id;
-	err = quic_cid_reset_token(id, f.new_cid.token);
+	err = quic_cid_reset_token(sock_net(sk), id, f.new_cid.token);
 	if (err)
 		return err;
 	return quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, gfp);

@@ -23,9 +23,9 @@ struct quic_frame;
  */
 #define QUIC_CONN_ID_RETIRE_MAX		16
 
-int quic_cid_init(void);
-void quic_cid_exit(void);
-int quic_cid_reset_token(const struct quic_conn_id *id, u8 *token);
+int quic_cid_net_init(struct net *net);
+void quic_cid_net_exit(struct net *net);
+int quic_cid_reset_token(struct net *net, const struct quic_conn_id *id, u8 *token);
 bool quic_cid_is_stateless_reset(struct sock *sk, const u8 *data, u32 len);
 
 int quic_cid_issue(struct sock *sk, gfp_t gfp);

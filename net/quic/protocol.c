@@ -293,10 +293,23 @@ static int __net_init quic_net_init(struct net *net)
 		return -ENOMEM;
 
 	err = quic_net_proc_init(net);
-	if (err) {
-		free_percpu(qn->stat);
-		qn->stat = NULL;
-	}
+	if (err)
+		goto err_proc;
+	err = quic_cid_net_init(net);
+	if (err)
+		goto err_cid;
+	err = quic_addrval_net_init(net);
+	if (err)
+		goto err_addrval;
+	return 0;
+
+err_addrval:
+	quic_cid_net_exit(net);
+err_cid:
+	quic_net_proc_exit(net);
+err_proc:
+	free_percpu(qn->stat);
+	qn->stat = NULL;
 	return err;
 }
 
@@ -307,6 +320,8 @@ static void __net_exit quic_net_exit(struct net *net)
 	/* Tunnels of this namespace still being released are closed by work items. */
 	quic_path_flush();
 	quic_alpn_held_purge(net);
+	quic_addrval_net_exit(net);
+	quic_cid_net_exit(net);
 	quic_net_proc_exit(net);
 	free_percpu(qn->stat);
 	qn->stat = NULL;
@@ -365,10 +380,6 @@ static __init int quic_init(void)
 	if (err)
 		goto err_close_wq;
 
-	err = quic_cid_init();
-	if (err)
-		goto err_cid;
-
 	err = quic_addrval_init();
 	if (err)
 		goto err_addrval;
@@ -389,8 +400,6 @@ err_sysctl:
 err_protosw:
 	quic_addrval_exit();
 err_addrval:
-	quic_cid_exit();
-err_cid:
 	quic_close_wq_destroy();
 err_close_wq:
 	unregister_pernet_subsys(&quic_net_ops);
@@ -406,7 +415,6 @@ static __exit void quic_exit(void)
 	unregister_net_sysctl_table(quic_sysctl_header);
 	quic_protosw_exit();
 	quic_addrval_exit();
-	quic_cid_exit();
 	quic_close_wq_destroy();
 	unregister_pernet_subsys(&quic_net_ops);
 	quic_path_destroy();

@@ -8,6 +8,8 @@
 
 #include <net/snmp.h>
 
+#include "crypto.h"
+
 struct seq_file;
 
 extern struct percpu_counter quic_sockets_allocated;
@@ -45,9 +47,16 @@ struct quic_mib {
 	unsigned long mibs[QUIC_MIB_MAX];
 };
 
-/* Per network namespace state: per-CPU MIB counters and /proc/net/quic. */
+/* Per network namespace state: per-CPU MIB counters, /proc/net/quic, and
+ * the keys of what a namespace's endpoints hand out to peers: stateless
+ * reset tokens (connid_ctl.c) and address validation tokens (addrval.c).
+ * Keys of their own, so that what one namespace's listeners reveal says
+ * nothing about another's connections.
+ */
 struct quic_net {
 	DEFINE_SNMP_STAT(struct quic_mib, stat);
+	struct quic_crypto_mac reset_mac;
+	struct quic_crypto_mac token_mac;
 #ifdef CONFIG_PROC_FS
 	struct proc_dir_entry *proc_net;
 #endif

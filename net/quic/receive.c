@@ -755,7 +755,7 @@ static bool quic_rcv_listen_validate(struct sock *sk, struct sk_buff *skb,
 	if (quic_packet_parse(&p, &len, 0, false, &hdr))
 		return false;	/* quic_rcv_packet() of the new socket drops it */
 	if (hdr.token_len)
-		quic_addrval_check(&req->daddr, hdr.token, hdr.token_len, req);
+		quic_addrval_check(sock_net(sk), &req->daddr, hdr.token, hdr.token_len, req);
 	if (req->validated || !quic_config(sk)->validate_peer_address)
 		return false;
 	/* The rest of a first flight spanning datagrams gets a Retry too: the
@@ -849,7 +849,7 @@ static void quic_rcv_stateless_reset(struct sock *sk, struct sk_buff *skb)
 	p = skb_put(rst, len);
 	get_random_bytes(p, len - QUIC_CONN_ID_TOKEN_LEN);
 	p[0] = QUIC_HDR_FIXED_BIT | (p[0] & ~(QUIC_HDR_FORM_LONG | QUIC_HDR_FIXED_BIT));
-	if (quic_cid_reset_token(&dcid, p + len - QUIC_CONN_ID_TOKEN_LEN)) {
+	if (quic_cid_reset_token(sock_net(sk), &dcid, p + len - QUIC_CONN_ID_TOKEN_LEN)) {
 		kfree_skb(rst);
 		return;
 	}

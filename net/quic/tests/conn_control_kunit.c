@@ -501,7 +501,7 @@ static void ctl_each_side_holds_the_ids_the_other_allows(struct kunit *test)
 		u8 want[QUIC_CONN_ID_TOKEN_LEN];
 
 		KUNIT_EXPECT_TRUE(test, quic_dest_conn_id(e)->has_token);
-		KUNIT_EXPECT_EQ(test, quic_cid_reset_token(&e->id, want), 0);
+		KUNIT_EXPECT_EQ(test, quic_cid_reset_token(&init_net, &e->id, want), 0);
 		KUNIT_EXPECT_MEMEQ(test, quic_dest_conn_id(e)->token, want, sizeof(want));
 	}
 	release_sock(p.client->sk);
@@ -632,7 +632,7 @@ static void ctl_stateless_reset_ends_the_connection(struct kunit *test)
 	lock_sock(p.server->sk);
 	srv_id = quic_conn_id_find(quic_source(p.server->sk), 0);
 	KUNIT_ASSERT_NOT_NULL(test, srv_id);
-	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&srv_id->id, dgram + sizeof(dgram) - 16), 0);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&init_net, &srv_id->id, dgram + sizeof(dgram) - 16), 0);
 	release_sock(p.server->sk);
 	msg.msg_name = &to;
 	KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, sizeof(dgram)), sizeof(dgram));
@@ -1206,7 +1206,7 @@ static void ctl_gone_connection_gets_a_stateless_reset(struct kunit *test)
 	ctl_listener(test, 63140, &a);
 	udp = ctl_udp(test, HZ / 5);
 	quic_conn_id_generate(&dcid, QUIC_CONN_ID_OWN_LEN);
-	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&dcid, token), 0);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&init_net, &dcid, token), 0);
 
 	/* RFC 9000 Section 10.3: short header lookalike ending in the token
 	 * of the packet's ID, shorter than the packet, at least 21 bytes.

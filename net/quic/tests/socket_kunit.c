@@ -13,6 +13,9 @@
 #include <net/net_namespace.h>
 #include <uapi/linux/tls.h>
 
+#include "../addrval.h"
+#include "../connection.h"
+#include "../connid_ctl.h"
 #include "../param.h"
 #include "../socket.h"
 #include "util.h"
@@ -101,6 +104,44 @@ static void socket_kernel_options_refuse_other_sockets(struct kunit *test)
 				    others[i].protocol);
 		sock_release(sock);
 	}
+}
+
+/*
+ * Stateless reset tokens and address validation tokens are keyed per
+ * network namespace: the reset token a listener in one namespace reveals
+ * for a connection ID is not the token of that ID in another, and an
+ * address token issued in one namespace is refused in another.
+ */
+static void socket_namespaces_key_their_own_tokens(struct kunit *test)
+{
+#if IS_BUILTIN(CONFIG_IP_QUIC_KUNIT_TEST) && IS_ENABLED(CONFIG_NET_NS)
+	struct quic_conn_id id = { .len = 8, .data = { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	struct quic_request req = { .version = QUIC_VERSION_V1 };
+	u8 a[QUIC_CONN_ID_TOKEN_LEN], b[QUIC_CONN_ID_TOKEN_LEN];
+	u8 token[QUIC_ADDR_TOKEN_MAX_LEN];
+	u32 len = sizeof(token);
+	union quic_addr addr;
+	struct net *net;
+
+	net = copy_net_ns(CLONE_NEWNET, &init_user_ns, &init_net);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(net));
+	KUNIT_EXPECT_EQ(test, quic_cid_reset_token(&init_net, &id, a), 0);
+	KUNIT_EXPECT_EQ(test, quic_cid_reset_token(net, &id, b), 0);
+	KUNIT_EXPECT_MEMNEQ(test, a, b, sizeof(a));
+
+	quic_kunit_addr4(&addr, "192.0.2.1", 4433);
+	KUNIT_ASSERT_EQ(test, quic_crypto_token_generate(&quic_net(&init_net)->token_mac, &addr,
+							 QUIC_VERSION_V1, NULL,
+							 ktime_get_real_seconds(), 60, token,
+							 &len), 0);
+	KUNIT_EXPECT_EQ(test, quic_addrval_check(net, &addr, token, len, &req), -EBADMSG);
+	KUNIT_EXPECT_FALSE(test, req.validated);
+	KUNIT_EXPECT_EQ(test, quic_addrval_check(&init_net, &addr, token, len, &req), 0);
+	KUNIT_EXPECT_TRUE(test, req.validated);
+	put_net(net);
+#else
+	kunit_skip(test, "needs the suites built in and network namespaces");
+#endif
 }
 
 static void socket_defaults_follow_rfc(struct kunit *test)
@@ -851,6 +892,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_token_and_ticket_round_trip),
 	KUNIT_CASE(socket_event_enable_disable),
 	KUNIT_CASE(socket_kernel_options_refuse_other_sockets),
+	KUNIT_CASE(socket_namespaces_key_their_own_tokens),
 	KUNIT_CASE(socket_ip_level_options_pass_through),
 	KUNIT_CASE_PARAM(socket_uapi_layout_is_stable, socket_layout_gen_params),
 	KUNIT_CASE(socket_snmp_lists_every_counter_in_order),
