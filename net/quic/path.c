@@ -137,6 +137,7 @@ static struct quic_udp_sock *quic_udp_sock_create(struct sock *sk, const struct 
 	us->ops = ops;
 	us->net = net;
 	us->sk = sock->sk;
+	us->owner = sk->sk_uid;
 
 	tuncfg.sk_user_data = us;
 	/* Any non-zero type makes UDP hand datagrams to encap_rcv. */
@@ -202,6 +203,13 @@ static struct quic_udp_sock *quic_udp_sock_bind_port(struct sock *sk,
 		mutex_lock(&head->m_lock);
 		us = quic_udp_sock_find(head, net, ops, a);
 		if (us) {
+			/* Another user's port is not ours to share (the rule
+			 * of SO_REUSEPORT); the kernel's own sockets may.
+			 */
+			if (!sk->sk_kern_sock && !uid_eq(us->owner, sk->sk_uid)) {
+				us = ERR_PTR(-EADDRINUSE);
+				break;
+			}
 			if (refcount_inc_not_zero(&us->refcnt))
 				break;
 		} else {
@@ -296,7 +304,13 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_group_init);
  * address. The path's previous tunnel, if any, is released. Must be
  * called in process context.
  *
- * Return: 0, -EADDRINUSE when the port is taken or no port is left,
+ * A user's socket binds a port below ip_unprivileged_port_start only with
+ * CAP_NET_BIND_SERVICE, and shares a tunnel only with sockets of the same
+ * owner (its uid); the kernel's own sockets are exempt from both.
+ *
+ * Return: 0, -EACCES for a privileged port without the capability,
+ * -EADDRINUSE when the port is taken (by another owner's tunnel too) or
+ * no port is left,
  * -EINVAL for a bad path or an IPv4-mapped address on an IPV6_V6ONLY
  * socket, -EAFNOSUPPORT for an address family the socket cannot use, or
  * another negative errno from creating the UDP socket.
@@ -320,6 +334,11 @@ int quic_path_bind(struct sock *sk, struct quic_path_group *paths, u8 path)
 	}
 	if (!quic_path_get_wq())
 		return -ENOMEM;
+	/* Ports below ip_unprivileged_port_start, as for UDP and TCP. */
+	if (a.v4.sin_port && !sk->sk_kern_sock &&
+	    inet_port_requires_bind_service(sock_net(sk), ntohs(a.v4.sin_port)) &&
+	    !ns_capable(sock_net(sk)->user_ns, CAP_NET_BIND_SERVICE))
+		return -EACCES;
 
 	if (a.v4.sin_port)
 		us = quic_udp_sock_bind_port(sk, paths->ops, &a);

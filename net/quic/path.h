@@ -87,6 +87,8 @@ struct quic_udp_ops {
  * @net: namespace of the socket
  * @refcnt: paths using the socket
  * @sk: the UDP socket
+ * @owner: uid of the QUIC socket that bound the port: only sockets of the
+ *	same owner (or of the kernel) share it, as SO_REUSEPORT asks
  */
 struct quic_udp_sock {
 	struct work_struct work;
@@ -96,6 +98,7 @@ struct quic_udp_sock {
 	struct net *net;
 	refcount_t refcnt;
 	struct sock *sk;
+	kuid_t owner;
 };
 
 /**

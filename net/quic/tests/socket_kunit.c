@@ -7,6 +7,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/percpu_counter.h>
 #include <linux/seq_file.h>
 #include <linux/sysctl.h>
@@ -142,6 +143,47 @@ static void socket_namespaces_key_their_own_tokens(struct kunit *test)
 #else
 	kunit_skip(test, "needs the suites built in and network namespaces");
 #endif
+}
+
+/* A QUIC socket as a user of @uid would have it (not the kernel's own). */
+static struct socket *socket_of_user(struct kunit *test, u32 uid)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_DGRAM);
+
+	sock->sk->sk_kern_sock = 0;
+	sock->sk->sk_uid = KUIDT_INIT(uid);
+	return sock;
+}
+
+/*
+ * The rules users expect from UDP and TCP: a port below
+ * ip_unprivileged_port_start needs CAP_NET_BIND_SERVICE, and a port bound
+ * by one user is shared only with sockets of the same user (SO_REUSEPORT's
+ * rule); the kernel's own sockets are exempt.
+ */
+static void socket_bind_keeps_ports_to_their_owner(struct kunit *test)
+{
+	struct socket *a = socket_of_user(test, 1000), *b = socket_of_user(test, 1001);
+	struct socket *c = socket_of_user(test, 1000), *d, *e = socket_of_user(test, 1000);
+	const struct cred *old;
+	union quic_addr addr;
+	struct cred *cred;
+
+	d = quic_kunit_socket(test, AF_INET, SOCK_DGRAM);
+	quic_kunit_addr4(&addr, "0.0.0.0", 62990);
+	KUNIT_ASSERT_EQ(test, kernel_bind(a, &addr.sa, sizeof(addr.v4)), 0);
+	KUNIT_EXPECT_EQ(test, kernel_bind(b, &addr.sa, sizeof(addr.v4)), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, kernel_bind(c, &addr.sa, sizeof(addr.v4)), 0);
+	KUNIT_EXPECT_EQ(test, kernel_bind(d, &addr.sa, sizeof(addr.v4)), 0);
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_effective, CAP_NET_BIND_SERVICE);
+	old = override_creds(cred);
+	quic_kunit_addr4(&addr, "0.0.0.0", 443);
+	KUNIT_EXPECT_EQ(test, kernel_bind(e, &addr.sa, sizeof(addr.v4)), -EACCES);
+	revert_creds(old);
+	put_cred(cred);
 }
 
 static void socket_defaults_follow_rfc(struct kunit *test)
@@ -893,6 +935,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_event_enable_disable),
 	KUNIT_CASE(socket_kernel_options_refuse_other_sockets),
 	KUNIT_CASE(socket_namespaces_key_their_own_tokens),
+	KUNIT_CASE(socket_bind_keeps_ports_to_their_owner),
 	KUNIT_CASE(socket_ip_level_options_pass_through),
 	KUNIT_CASE_PARAM(socket_uapi_layout_is_stable, socket_layout_gen_params),
 	KUNIT_CASE(socket_snmp_lists_every_counter_in_order),
