@@ -384,6 +384,11 @@ void quic_close_period_end(struct sock *sk)
  * orphaned here and released by quic_close_period_end(); the caller then
  * leaves the application's reference to that release.
  *
+ * A socket that does not linger (a kernel socket holds no reference on
+ * its namespace) leaves its period here, under the lock: the receive
+ * path, which may still hold a reference to it, then drops what arrives
+ * instead of answering with the closing datagram that destroy frees.
+ *
  * Return: true when the socket lingers.
  */
 bool quic_close_linger(struct sock *sk)
@@ -391,8 +396,12 @@ bool quic_close_linger(struct sock *sk)
 	struct quic_close *c = &quic_sk(sk)->close;
 
 	sock_owned_by_me(sk);
-	if (!c->period || !sk->sk_net_refcnt || !quic_close_wq)
+	if (!c->period || !sk->sk_net_refcnt || !quic_close_wq) {
+		c->period = 0;
+		kfree_skb(c->skb);
+		c->skb = NULL;
 		return false;
+	}
 	c->lingering = 1;
 	/* Under the socket lock: a period ending now is deferred to
 	 * release_sock() and finds the socket orphaned.

@@ -590,6 +590,30 @@ static void ctl_huge_retire_prior_to_is_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, retires, QUIC_CONN_ID_RETIRE_MAX + held);
 }
 
+/*
+ * A kernel socket cannot linger through its closing period (it holds no
+ * reference on its namespace): closed while the period runs, the period
+ * ends with it, under the socket lock, before the socket's state is
+ * freed, so that a datagram for it still on its way (the receive path
+ * holds a reference) is dropped rather than answered with the closing
+ * datagram being freed. The test holds such a reference.
+ */
+static void ctl_kernel_socket_closed_in_its_closing_period_leaves_it(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct sock *sk;
+
+	conn_handshake(test, ctl_v4, 63189, &p);
+	ctl_round_trip(test, &p, 0);
+	sk = p.client->sk;
+	KUNIT_ASSERT_FALSE(test, (bool)sk->sk_net_refcnt);
+	sock_hold(sk);
+	kunit_release_action(test, conn_sock_release, p.client);
+	KUNIT_EXPECT_FALSE(test, (bool)quic_sk(sk)->close.period);
+	KUNIT_EXPECT_NULL(test, quic_sk(sk)->close.skb);
+	sock_put(sk);
+}
+
 /* RFC 9000 Section 10.3.1: a datagram ending with a reset token of the
  * peer's ends the connection at once (ECONNRESET); a datagram with a
  * token we never got is just dropped.
@@ -1357,6 +1381,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
 	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
 	KUNIT_CASE(ctl_huge_retire_prior_to_is_bounded),
+	KUNIT_CASE(ctl_kernel_socket_closed_in_its_closing_period_leaves_it),
 	KUNIT_CASE(ctl_retry_then_new_token),
 	KUNIT_CASE(ctl_unknown_version_gets_version_negotiation),
 	KUNIT_CASE(ctl_client_abandons_on_version_negotiation),
