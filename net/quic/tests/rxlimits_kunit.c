@@ -975,19 +975,19 @@ static void lim_ampl_off(void *unused)
 }
 
 /*
- * RFC 9000 Section 8.1: before the client's address is validated, a server
- * sends at most three times what it received. A client sends its Initial
- * and falls silent; the server has 16 KiB of handshake data to send and
- * probes for two seconds: never more than 3 x 1200 bytes leave.
+ * A listener on LIM_PORT + @port_off, a client whose first Initial (a
+ * stand-in ClientHello) is the only datagram of its to reach the server
+ * (lim_ampl_hook(), which also counts the server's), and the server's
+ * accepted socket, that ClientHello read. *@clientp gets the client.
  */
-static void lim_amplification_is_three_times_the_received(struct kunit *test)
+static struct socket *lim_server_of_one_initial(struct kunit *test, u16 port_off,
+						struct socket **clientp)
 {
 	static const char chlo[] = "client hello: a stand-in for TLS";
 	struct socket *lsock, *client, *server = NULL;
 	const struct conn_case *c = &lim_case;
-	u32 rcvd, sent, dgrams;
 	union quic_addr a;
-	u8 buf[64], *flight;
+	u8 buf[64];
 
 	memset(&lim_ampl, 0, sizeof(lim_ampl));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lim_ampl_off, NULL), 0);
@@ -1000,7 +1000,7 @@ static void lim_amplification_is_three_times_the_received(struct kunit *test)
 					       &client), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
 	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
-	conn_addr(&a, c->family, c->ip, LIM_PORT + 1);
+	conn_addr(&a, c->family, c->ip, LIM_PORT + port_off);
 	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, conn_addr_len(c->family)), 0);
 	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, conn_addr_len(c->family), 0), 0);
@@ -1012,6 +1012,24 @@ static void lim_amplification_is_three_times_the_received(struct kunit *test)
 	server->sk->sk_rcvtimeo = CONN_TIMEO;
 	server->sk->sk_sndtimeo = CONN_TIMEO;
 	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
+	*clientp = client;
+	return server;
+}
+
+/*
+ * RFC 9000 Section 8.1: before the client's address is validated, a server
+ * sends at most three times what it received. A client sends its Initial
+ * and falls silent; the server has 16 KiB of handshake data to send and
+ * probes for two seconds: never more than 3 x 1200 bytes leave.
+ */
+static void lim_amplification_is_three_times_the_received(struct kunit *test)
+{
+	const struct conn_case *c = &lim_case;
+	struct socket *client, *server;
+	u32 rcvd, sent, dgrams;
+	u8 *flight;
+
+	server = lim_server_of_one_initial(test, 1, &client);
 	KUNIT_ASSERT_EQ(test, conn_params_to(client, server), 0);
 	KUNIT_ASSERT_EQ(test, conn_secrets(server, false, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
 
@@ -1043,38 +1061,15 @@ static void lim_amplification_is_three_times_the_received(struct kunit *test)
  */
 static void lim_amplification_counts_datagrams_whose_packets_are_discarded(struct kunit *test)
 {
-	static const char chlo[] = "client hello: a stand-in for TLS";
-	struct socket *lsock, *client, *server = NULL;
 	const struct conn_case *c = &lim_case;
+	struct socket *client, *server;
 	struct quic_path_group *paths;
 	struct quic_conn_id_entry *e;
-	u8 buf[64], *pkt, *p;
 	u64 before, after;
-	union quic_addr a;
+	u8 *pkt, *p;
 	u32 left;
 
-	/* Nothing of the client's but its first Initial reaches the server. */
-	memset(&lim_ampl, 0, sizeof(lim_ampl));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lim_ampl_off, NULL), 0);
-	WRITE_ONCE(quic_xmit_kunit_hooks.drop, lim_ampl_hook);
-
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
-					       &lsock), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, lsock), 0);
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_QUIC,
-					       &client), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, client), 0);
-	lsock->sk->sk_rcvtimeo = CONN_TIMEO;
-	conn_addr(&a, c->family, c->ip, LIM_PORT + 2);
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, &a.sa, conn_addr_len(c->family)), 0);
-	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
-	KUNIT_ASSERT_EQ(test, kernel_connect(client, &a.sa, conn_addr_len(c->family), 0), 0);
-	KUNIT_ASSERT_EQ(test, conn_send_crypto(client, QUIC_CRYPTO_INITIAL, chlo, sizeof(chlo)),
-			sizeof(chlo));
-	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, &server, 0), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, server), 0);
-	server->sk->sk_rcvtimeo = CONN_TIMEO;
-	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
+	server = lim_server_of_one_initial(test, 2, &client);
 
 	/* A long header 0-RTT packet (RFC 9000 Section 17.2.3) of 1000
 	 * bytes to the server's connection ID, its payload noise.
