@@ -64,13 +64,7 @@ static struct quic_crypto *quic_addrval_retry_crypto(u32 version)
  */
 int quic_addrval_net_init(struct net *net)
 {
-	u8 key[32];
-	int err;
-
-	get_random_bytes(key, sizeof(key));
-	err = quic_crypto_mac_init(&quic_net(net)->token_mac, key, sizeof(key));
-	memzero_explicit(key, sizeof(key));
-	return err;
+	return quic_crypto_mac_init_random(&quic_net(net)->token_mac);
 }
 
 /**

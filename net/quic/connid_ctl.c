@@ -24,7 +24,6 @@
  * process); the frames are queued with GFP_ATOMIC.
  */
 
-#include <linux/random.h>
 #include <net/sock.h>
 
 #include "connection.h"
@@ -44,13 +43,7 @@
  */
 int quic_cid_net_init(struct net *net)
 {
-	u8 key[32];
-	int err;
-
-	get_random_bytes(key, sizeof(key));
-	err = quic_crypto_mac_init(&quic_net(net)->reset_mac, key, sizeof(key));
-	memzero_explicit(key, sizeof(key));
-	return err;
+	return quic_crypto_mac_init_random(&quic_net(net)->reset_mac);
 }
 
 /**

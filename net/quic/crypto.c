@@ -1378,6 +1378,26 @@ int quic_crypto_mac_init(struct quic_crypto_mac *mac, const u8 *key, u32 keylen)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_crypto_mac_init);
 
 /**
+ * quic_crypto_mac_init_random - key the MAC used for tokens with a fresh secret
+ * @mac: the MAC to set up
+ *
+ * The 32-byte secret is drawn here and wiped once the MAC holds it.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int quic_crypto_mac_init_random(struct quic_crypto_mac *mac)
+{
+	u8 key[32];
+	int err;
+
+	get_random_bytes(key, sizeof(key));
+	err = quic_crypto_mac_init(mac, key, sizeof(key));
+	memzero_explicit(key, sizeof(key));
+	return err;
+}
+
+/**
  * quic_crypto_mac_free - release the MAC of tokens
  * @mac: the MAC; it may be unset
  */

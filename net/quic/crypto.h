@@ -222,6 +222,7 @@ struct quic_crypto_mac {
 };
 
 int quic_crypto_mac_init(struct quic_crypto_mac *mac, const u8 *key, u32 keylen);
+int quic_crypto_mac_init_random(struct quic_crypto_mac *mac);
 void quic_crypto_mac_free(struct quic_crypto_mac *mac);
 
 /* Stateless reset tokens (RFC 9000 Section 10.3.2) */
