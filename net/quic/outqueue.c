@@ -286,7 +286,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_set_ack_delay_exponent);
  *
  * Return: 0, -EINVAL for a frame type not taken here or not allowed at
  * @level (RFC 9000 Table 3), -ENOSPC when %QUIC_OUTQ_CTRL_MAX control
- * frames are held already (never for CONNECTION_CLOSE), -ENOMEM.
+ * frames are held already (never for CONNECTION_CLOSE, MAX_DATA or
+ * MAX_STREAMS), -ENOMEM.
  */
 int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_frame *f,
 			  gfp_t gfp)
@@ -331,8 +332,12 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 			quic_outq_frame_free(outq, old);
 		}
 	}
+	/* MAX_DATA and MAX_STREAMS replace one of their type: they cannot
+	 * pile up, and losing one could stall the peer for good.
+	 */
 	if (outq->ctrl_held >= QUIC_OUTQ_CTRL_MAX && f->type != QUIC_FRAME_CONNECTION_CLOSE &&
-	    f->type != QUIC_FRAME_CONNECTION_CLOSE_APP)
+	    f->type != QUIC_FRAME_CONNECTION_CLOSE_APP && f->type != QUIC_FRAME_MAX_DATA &&
+	    f->type != QUIC_FRAME_MAX_STREAMS_BIDI && f->type != QUIC_FRAME_MAX_STREAMS_UNI)
 		return -ENOSPC;
 
 	fr = quic_outq_frame_new(f->type, data, len, gfp);
