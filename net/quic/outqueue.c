@@ -269,6 +269,13 @@ void quic_outq_set_ack_delay_exponent(struct quic_outq *outq, u8 exponent)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_set_ack_delay_exponent);
 
+/* The control frames the peer can ask for faster than it acknowledges them. */
+static bool quic_outq_is_answer(u8 type)
+{
+	return type == QUIC_FRAME_PATH_CHALLENGE || type == QUIC_FRAME_PATH_RESPONSE ||
+	       type == QUIC_FRAME_NEW_CONNECTION_ID || type == QUIC_FRAME_RETIRE_CONNECTION_ID;
+}
+
 /**
  * quic_outq_ctrl_append - queue a control frame
  * @outq: the queue
@@ -285,9 +292,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_set_ack_delay_exponent);
  * 8.2.2), so a flood of PATH_CHALLENGE frames holds one frame.
  *
  * Return: 0, -EINVAL for a frame type not taken here or not allowed at
- * @level (RFC 9000 Table 3), -ENOSPC when %QUIC_OUTQ_CTRL_MAX control
- * frames are held already (never for CONNECTION_CLOSE, MAX_DATA or
- * MAX_STREAMS), -ENOMEM.
+ * @level (RFC 9000 Table 3), -ENOSPC for an answer to the peer when
+ * %QUIC_OUTQ_CTRL_MAX of them are held already, -ENOMEM.
  */
 int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_frame *f,
 			  gfp_t gfp)
@@ -295,6 +301,7 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 	struct quic_outq_frame *fr, *old, *tmp;
 	struct quic_outq_space *sp;
 	const u8 *data = NULL;
+	bool answer;
 	u32 len = 0;
 
 	/* The KUnit suites make it fail to reach its callers' error paths. */
@@ -332,19 +339,15 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 			quic_outq_frame_free(outq, old);
 		}
 	}
-	/* MAX_DATA and MAX_STREAMS replace one of their type: they cannot
-	 * pile up, and losing one could stall the peer for good.
-	 */
-	if (outq->ctrl_held >= QUIC_OUTQ_CTRL_MAX && f->type != QUIC_FRAME_CONNECTION_CLOSE &&
-	    f->type != QUIC_FRAME_CONNECTION_CLOSE_APP && f->type != QUIC_FRAME_MAX_DATA &&
-	    f->type != QUIC_FRAME_MAX_STREAMS_BIDI && f->type != QUIC_FRAME_MAX_STREAMS_UNI)
+	answer = quic_outq_is_answer(f->type);
+	if (answer && outq->ctrl_held >= QUIC_OUTQ_CTRL_MAX)
 		return -ENOSPC;
 
 	fr = quic_outq_frame_new(f->type, data, len, gfp);
 	if (!fr)
 		return -ENOMEM;
-	fr->ctrl = 1;
-	outq->ctrl_held++;
+	fr->ctrl = answer;
+	outq->ctrl_held += answer;
 	if (f->type == QUIC_FRAME_RETIRE_CONNECTION_ID)
 		outq->retire_held++;
 	fr->f = *f;

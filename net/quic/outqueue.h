@@ -72,7 +72,8 @@ struct quic_outq_bytes {
  *	%QUIC_FRAME_DATAGRAM_LEN)
  * @fin: STREAM: the last byte of the frame ends the stream
  * @fresh: STREAM: never sent, so it still consumes flow control credit
- * @ctrl: queued by quic_outq_ctrl_append(): counted in &quic_outq.ctrl_held
+ * @ctrl: an answer to the peer (quic_outq_ctrl_append()): counted in
+ *	&quic_outq.ctrl_held
  * @f: control frames: the frame as queued; byte fields point into @buf
  */
 struct quic_outq_frame {
@@ -155,11 +156,13 @@ enum quic_ecn_state {
 	QUIC_ECN_FAILED,
 };
 
-/* Control frames one connection holds at most, waiting, in flight or
- * waiting to be sent again. Most are answers to the peer (PATH_RESPONSE,
- * RETIRE_CONNECTION_ID, NEW_CONNECTION_ID) that it can ask for faster than
- * it acknowledges them; RFC 9000 Section 21.9 lets an endpoint treat such
- * a flood as an attack. A CONNECTION_CLOSE is always taken.
+/* Control frames that answer the peer (PATH_CHALLENGE, PATH_RESPONSE,
+ * NEW_CONNECTION_ID, RETIRE_CONNECTION_ID) one connection holds at most,
+ * waiting, in flight or waiting to be sent again: the peer can ask for
+ * them faster than it acknowledges them, and RFC 9000 Section 21.9 lets an
+ * endpoint treat such a flood as an attack. Frames of our own (flow
+ * control credit, stream state, closing) are bounded by the streams and
+ * limits they are about, and never refused for this bound.
  */
 #define QUIC_OUTQ_CTRL_MAX	256
 
@@ -211,7 +214,7 @@ struct quic_outq_space {
  * @data_blocked_at: limit for which DATA_BLOCKED was queued, plus one
  * @recv_max_data: largest MAX_DATA value queued, resent when one is lost
  * @wmem: bytes of STREAM and DATAGRAM data queued and not released yet
- * @ctrl_held: control frames held, at most %QUIC_OUTQ_CTRL_MAX
+ * @ctrl_held: answers to the peer held, at most %QUIC_OUTQ_CTRL_MAX
  * @retire_held: of those, RETIRE_CONNECTION_ID frames
  * @ack_delay_exponent: our ack_delay_exponent, for the ACK frames we send
  * @nagle_pn: Application packet that last carried new stream data and left

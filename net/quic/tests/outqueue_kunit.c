@@ -551,6 +551,40 @@ static void outqueue_pto_not_armed_with_nothing_in_flight(struct kunit *test)
 }
 
 /*
+ * RFC 9000 Section 21.9: answers the peer asks for (here NEW_CONNECTION_ID
+ * frames) are held up to QUIC_OUTQ_CTRL_MAX, then refused; frames of our
+ * own, such as the stream credit of an application reading many streams,
+ * are never refused for that bound, nor is CONNECTION_CLOSE.
+ */
+static void outqueue_answers_to_the_peer_are_bounded(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_frame f = { .type = QUIC_FRAME_NEW_CONNECTION_ID };
+	u32 i;
+
+	f.new_cid.id.len = 8;
+	for (i = 0; i < QUIC_OUTQ_CTRL_MAX; i++) {
+		f.new_cid.seqno = i;
+		KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f,
+							    GFP_KERNEL), 0);
+	}
+	f.new_cid.seqno = i;
+	KUNIT_EXPECT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL),
+			-ENOSPC);
+
+	f = (struct quic_frame){ .type = QUIC_FRAME_MAX_STREAM_DATA };
+	for (i = 0; i < 2 * QUIC_OUTQ_CTRL_MAX; i++) {
+		f.limit.id = 4 * i;
+		f.limit.max = 100000;
+		KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f,
+							    GFP_KERNEL), 0);
+	}
+	f = (struct quic_frame){ .type = QUIC_FRAME_CONNECTION_CLOSE };
+	KUNIT_EXPECT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, e->outq.ctrl_held, (u32)QUIC_OUTQ_CTRL_MAX);
+}
+
+/*
  * RFC 9002 Section 6.2.4: a PTO expiry sends up to two probes. A PLPMTUD
  * probe (a padded PING, RFC 9000 Section 14.4) that leaves meanwhile is
  * about the path's size, not about the loss: it takes none of them.
@@ -1566,6 +1600,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
 	KUNIT_CASE(outqueue_client_with_only_0rtt_in_flight_keeps_a_pto),
 	KUNIT_CASE(outqueue_pmtu_probe_takes_no_pto_probe),
+	KUNIT_CASE(outqueue_answers_to_the_peer_are_bounded),
 	KUNIT_CASE(outqueue_pto_timer_firing_early_probes_nothing),
 	KUNIT_CASE(outqueue_no_application_pto_before_confirmation),
 	KUNIT_CASE(outqueue_lost_handshake_data_keeps_a_pto_behind_a_full_window),
