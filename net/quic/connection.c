@@ -1315,7 +1315,8 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 			params->present |= QUIC_PARAM_HAS_RETRY_SCID;
 		}
 		/* RFC 9000 Section 10.3: the token of the ID of the handshake. */
-		if (scid->id.len && !quic_cid_reset_token(sock_net(sk), &scid->id, params->reset_token))
+		if (scid->id.len &&
+		    !quic_cid_reset_token(sock_net(sk), &scid->id, params->reset_token))
 			params->tp.stateless_reset = 1;
 		/* Section 9.6: the preferred address and connection ID 1. */
 		pref = quic_conn_id_find(quic_source(sk), 1);

@@ -1198,9 +1198,9 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 	quic_outq_ack(&c, space);
 
 	/* The pacer holds everything back but the ACK (RFC 9002 Section 7.7). */
-	if (tx->ack_only)
+	if (tx->ack_only) {
 		c.limit = 0;
-	else if (!c.sp->probe) {
+	} else if (!c.sp->probe) {
 		cwnd = quic_cong_room(outq->cong);
 		cwnd = cwnd > tx->overhead ? cwnd - tx->overhead : 0;
 		c.limit = min(c.limit, cwnd);

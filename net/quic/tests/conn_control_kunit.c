@@ -656,7 +656,8 @@ static void ctl_stateless_reset_ends_the_connection(struct kunit *test)
 	lock_sock(p.server->sk);
 	srv_id = quic_conn_id_find(quic_source(p.server->sk), 0);
 	KUNIT_ASSERT_NOT_NULL(test, srv_id);
-	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&init_net, &srv_id->id, dgram + sizeof(dgram) - 16), 0);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&init_net, &srv_id->id,
+						   dgram + sizeof(dgram) - 16), 0);
 	release_sock(p.server->sk);
 	msg.msg_name = &to;
 	KUNIT_ASSERT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, sizeof(dgram)), sizeof(dgram));
