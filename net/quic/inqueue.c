@@ -187,9 +187,35 @@ void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_rcvbuf);
 
+/**
+ * quic_inq_set_pressure - tell the queue that socket memory is short
+ * @inq: the queue
+ * @on: the protocol (or the socket's memory cgroup) is under pressure
+ *
+ * Under pressure the MAX_DATA updates computed when the application reads
+ * open a quarter of the usual window ahead of what it consumed, so that
+ * the peer slows down while memory is short, as TCP clamps its window
+ * (tcp_clamp_window()). What was advertised is never taken back (RFC 9000
+ * Section 4.1); the full window comes back with the first update after
+ * the pressure ends.
+ */
+void quic_inq_set_pressure(struct quic_inq *inq, bool on)
+{
+	inq->pressure = on;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_set_pressure);
+
 static bool quic_inq_fits(const struct quic_inq *inq, u64 charge)
 {
 	return (u64)inq->rmem + charge <= inq->rcvbuf;
+}
+
+/* The owner takes @charge more bytes into its memory accounting, or
+ * refuses them: then the data is dropped, as at the receive buffer bound.
+ */
+static bool quic_inq_admit(struct quic_inq *inq, u64 charge)
+{
+	return !inq->charge || !inq->charge(inq, charge);
 }
 
 /*
@@ -351,6 +377,8 @@ static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
 	if (!quic_inq_fits(inq, charge) &&
 	    !(p->offset <= r->next && quic_inq_fits_in_order(inq, charge)))
 		return -ENOBUFS;
+	if (!quic_inq_admit(inq, charge))
+		return -ENOBUFS;
 	/* A failure leaves the gaps filled so far in place: they are valid data,
 	 * and a retransmission of the frame brings the rest.
 	 */
@@ -498,11 +526,12 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_recv);
  */
 static bool quic_inq_conn_update(struct quic_inq *inq)
 {
+	u64 window = inq->pressure ? inq->window / 4 : inq->window;
 	u64 max;
 
-	if (inq->max_data - inq->consumed >= inq->window / 2)
+	if (inq->max_data - inq->consumed >= window / 2)
 		return false;
-	max = min(inq->consumed + inq->window, QUIC_VARINT_MAX);
+	max = min(inq->consumed + window, QUIC_VARINT_MAX);
 	if (max <= inq->max_data)
 		return false;
 	inq->max_data = max;
@@ -748,7 +777,8 @@ int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, g
 {
 	struct quic_inq_chunk *c = NULL;
 
-	if (inq->dgrams < inq->dgram_max && quic_inq_fits(inq, quic_inq_truesize(d->len)))
+	if (inq->dgrams < inq->dgram_max && quic_inq_fits(inq, quic_inq_truesize(d->len)) &&
+	    quic_inq_admit(inq, quic_inq_truesize(d->len)))
 		c = quic_inq_chunk_new(inq, QUIC_INQ_DATAGRAM, d->len, gfp);
 	if (!c) {
 		inq->dgram_drops++;
@@ -788,7 +818,8 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 
 	if (!type || type > QUIC_EVENT_MAX || len > U16_MAX)
 		return -EINVAL;
-	if (inq->events < QUIC_INQ_EVENT_MAX && quic_inq_fits(inq, quic_inq_truesize(1 + len)))
+	if (inq->events < QUIC_INQ_EVENT_MAX && quic_inq_fits(inq, quic_inq_truesize(1 + len)) &&
+	    quic_inq_admit(inq, quic_inq_truesize(1 + len)))
 		c = quic_inq_chunk_new(inq, QUIC_INQ_EVENT, 1 + len, gfp);
 	if (!c) {
 		inq->event_drops++;

@@ -156,6 +156,12 @@ struct quic_inq_tap {
  * @crypto_ready: CRYPTO chunks in @readq
  * @crypto_only: the handshake is in progress: reads take CRYPTO data only,
  *	data that came in 0-RTT packets waits for its end
+ * @pressure: socket memory is short: MAX_DATA updates open less
+ *	(quic_inq_set_pressure())
+ * @charge: set by the owner (NULL: no accounting): called with the memory
+ *	a chunk is about to take, before it is allocated; non-zero refuses it
+ *	and the data is dropped as at the @rcvbuf bound. What is freed is not
+ *	reported: the owner compares quic_inq_rmem() with what it charged.
  */
 struct quic_inq {
 	struct list_head readq;
@@ -176,6 +182,8 @@ struct quic_inq {
 	struct quic_inq_tap tap;
 	u32 crypto_ready;
 	u8 crypto_only;
+	u8 pressure;
+	int (*charge)(struct quic_inq *inq, u32 bytes);
 };
 
 /**
@@ -219,7 +227,8 @@ static inline u32 quic_inq_truesize(u32 len)
  * @inq: the queue
  *
  * Return: the sum of quic_inq_truesize() over every chunk held, which the
- * queue keeps within its own bound (socket memory is not charged from it).
+ * queue keeps within its own bound; the owner charges the same amount to
+ * socket memory (see @charge of &struct quic_inq).
  */
 static inline u32 quic_inq_rmem(const struct quic_inq *inq)
 {
@@ -278,6 +287,7 @@ u64 quic_inq_unread(const struct quic_inq *inq);
 void quic_inq_free(struct quic_inq *inq);
 void quic_inq_set_max_data(struct quic_inq *inq, u64 max_data);
 void quic_inq_set_rcvbuf(struct quic_inq *inq, u32 rcvbuf);
+void quic_inq_set_pressure(struct quic_inq *inq, bool on);
 
 int quic_inq_stream_recv(struct quic_inq *inq, struct quic_stream *s,
 			 const struct quic_frame_data *d, bool fin, gfp_t gfp);

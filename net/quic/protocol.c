@@ -28,6 +28,7 @@ static unsigned int quic_net_id __read_mostly;
 struct percpu_counter quic_sockets_allocated;
 
 long sysctl_quic_mem[3];
+EXPORT_SYMBOL_IF_QUIC_KUNIT(sysctl_quic_mem);
 int sysctl_quic_rmem[3];
 int sysctl_quic_wmem[3];
 

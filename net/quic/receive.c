@@ -929,6 +929,8 @@ int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb)
 		quic_close_rcv(sk, skb);
 	else
 		kfree_skb(skb);
+	/* Acknowledged and sent data went away: give its memory back. */
+	quic_sock_mem_sync(sk);
 	return 0;
 }
 
@@ -996,7 +998,12 @@ static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_loca
 		return;
 	}
 	QUIC_SKB_CB(skb)->backlog = 1;
-	if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf))) {
+	/* sk_add_backlog() counts sk_rmem_alloc too, the receive queue's
+	 * charge, which may exceed SO_RCVBUF (the queue's own bounds allow
+	 * it): the backlog alone may still take SO_RCVBUF, so that ACKs get
+	 * through while the receive queue is full.
+	 */
+	if (sk_add_backlog(sk, skb, atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_rcvbuf))) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		kfree_skb(skb);
 	} else {

@@ -297,6 +297,8 @@ static inline bool quic_is_closed(const struct sock *sk)
 }
 
 void quic_set_state(struct sock *sk, int state);
+void quic_sock_mem_sync(struct sock *sk);
+bool quic_sock_wmem_charge(struct sock *sk, u32 bytes);
 
 int quic_config_validate(const struct quic_config *c);
 

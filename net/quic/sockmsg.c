@@ -20,6 +20,7 @@
 
 #include <asm/ioctls.h>
 #include <linux/fs.h>
+#include <linux/random.h>
 #include <linux/sockios.h>
 #include <linux/sched/signal.h>
 #include <net/sock.h>
@@ -111,6 +112,36 @@ static int quic_msg_wait_room(struct sock *sk, long *timeo)
 	return err;
 }
 
+/*
+ * The send buffer has room but socket memory is short (the protocol's hard
+ * limit, net.quic.quic_mem, or the memory cgroup): nothing of ours may be
+ * freed soon, so wait a little and try again, as sk_stream_wait_memory()
+ * does for TCP. Return: 0 to try again, or the error to return.
+ */
+static int quic_msg_wait_memory(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long pause = get_random_u32_below(HZ / 5) + 2;
+	int err = 0;
+
+	if (!*timeo)
+		return -EAGAIN;
+	if (signal_pending(current))
+		return sock_intr_errno(*timeo);
+	pause = min(pause, *timeo);
+	*timeo -= pause;
+	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	add_wait_queue(sk_sleep(sk), &wait);
+	sk_wait_event(sk, &pause, sk->sk_err || !quic_msg_alive(sk), &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	*timeo += pause;
+	if (sk->sk_err)
+		err = sock_error(sk);
+	else if (!quic_msg_alive(sk))
+		err = -EPIPE;
+	return err;
+}
+
 /* TLS handshake bytes for CRYPTO frames at the level the control message names. */
 static int quic_msg_send_crypto(struct sock *sk, struct msghdr *msg, size_t len, u8 level)
 {
@@ -174,6 +205,11 @@ static int quic_msg_send_datagram(struct sock *sk, struct msghdr *msg, size_t le
 	    len > quic_cong_mss(quic_cong(sk)) - 64)
 		return -EMSGSIZE;
 
+	/* Datagrams do not wait: one that socket memory cannot take is
+	 * refused, as UDP refuses one its send buffer cannot.
+	 */
+	if (!quic_sock_wmem_charge(sk, len))
+		return -ENOBUFS;
 	err = quic_outq_datagram_append_iter(quic_outq(sk), &msg->msg_iter, len, GFP_KERNEL);
 	if (err)
 		return err;
@@ -554,6 +590,12 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 		 * retransmission, at most 64 KiB per frame.
 		 */
 		chunk = min_t(size_t, len - copied, SZ_64K);
+		if (!quic_sock_wmem_charge(sk, chunk)) {
+			err = quic_msg_wait_memory(sk, &timeo);
+			if (err)
+				break;
+			continue;
+		}
 		err = quic_outq_stream_append_iter(quic_outq(sk), s, &msg->msg_iter, chunk,
 						   fin && copied + chunk == len, GFP_KERNEL);
 		if (err)

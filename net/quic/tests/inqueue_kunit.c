@@ -779,6 +779,116 @@ static void inqueue_many_streams_interleaved(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
 }
 
+/* The owner's side of the charge hook: a budget the cases set. */
+struct inq_budget {
+	struct quic_inq inq;
+	u64 left;
+	u64 charged;
+	u32 refused;
+};
+
+static int inq_budget_charge(struct quic_inq *inq, u32 bytes)
+{
+	struct inq_budget *b = container_of(inq, struct inq_budget, inq);
+
+	if (bytes > b->left) {
+		b->refused++;
+		return -ENOBUFS;
+	}
+	b->left -= bytes;
+	b->charged += bytes;
+	return 0;
+}
+
+static void inqueue_owner_charge_precedes_every_chunk(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 100000);
+	struct inq_budget *b;
+	u8 v = 7;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	quic_inq_init(&b->inq);
+	quic_inq_set_max_data(&b->inq, 100000);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, inq_free_action, &b->inq), 0);
+	b->inq.charge = inq_budget_charge;
+	b->left = U64_MAX;
+
+	/* Gaps, in-order data, CRYPTO, DATAGRAM and a notification: the
+	 * owner was asked for exactly what the queue holds.
+	 */
+	KUNIT_ASSERT_EQ(test, stream_frame(test, &b->inq, t, 0, 500, 100, false), 0);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, &b->inq, t, 0, 0, 1000, false), 0);
+	KUNIT_ASSERT_EQ(test, crypto_frame(test, &b->inq, QUIC_CRYPTO_HANDSHAKE, 0, 300), 0);
+	KUNIT_ASSERT_EQ(test, dgram_frame(&b->inq, &v, 1), 0);
+	KUNIT_ASSERT_EQ(test, quic_inq_event_recv(&b->inq, QUIC_EVENT_STREAM_UPDATE, &v, 1,
+						  GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, b->charged, (u64)quic_inq_rmem(&b->inq));
+	KUNIT_EXPECT_EQ(test, b->refused, 0U);
+}
+
+static void inqueue_refused_charge_drops_the_data(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 100000);
+	struct quic_inq_rinfo ri;
+	struct inq_budget *b;
+	u8 *buf = buf_new(test);
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	quic_inq_init(&b->inq);
+	quic_inq_set_max_data(&b->inq, 100000);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, inq_free_action, &b->inq), 0);
+	b->inq.charge = inq_budget_charge;
+	b->left = quic_inq_truesize(100);
+
+	/* Within the receive buffer but past what the owner grants: dropped
+	 * (the packet is not acknowledged), nothing held, no error to close.
+	 */
+	KUNIT_EXPECT_EQ(test, stream_frame(test, &b->inq, t, 0, 0, 101, false), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(&b->inq), 0U);
+	KUNIT_EXPECT_EQ(test, dgram_frame(&b->inq, buf, 200), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, quic_inq_dgram_drops(&b->inq), 1ULL);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_recv(&b->inq, QUIC_EVENT_STREAM_UPDATE, buf, 200,
+						  GFP_KERNEL), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, quic_inq_event_drops(&b->inq), 1ULL);
+	KUNIT_EXPECT_EQ(test, b->refused, 3U);
+
+	/* What the owner grants is taken; the peer's resend of the rest
+	 * goes in once memory is back.
+	 */
+	KUNIT_EXPECT_EQ(test, stream_frame(test, &b->inq, t, 0, 0, 100, false), 0);
+	KUNIT_EXPECT_EQ(test, stream_frame(test, &b->inq, t, 0, 100, 1, false), -ENOBUFS);
+	b->left = U64_MAX;
+	KUNIT_EXPECT_EQ(test, stream_frame(test, &b->inq, t, 0, 100, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(&b->inq, t, buf, INQ_BUF, &ri), 101);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(&b->inq), 0U);
+}
+
+static void inqueue_memory_pressure_opens_a_quarter_window(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 100000);
+	struct quic_inq *inq = inq_new(test, 4000);
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 0, 0, 4000, false), 0);
+	quic_inq_set_pressure(inq, true);
+	/* Under pressure: an update once less than 500 bytes are open, to
+	 * consumed + 1000.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 3000, &ri), 3000);
+	KUNIT_EXPECT_FALSE(test, ri.conn_update);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 501, &ri), 501);
+	KUNIT_EXPECT_TRUE(test, ri.conn_update);
+	KUNIT_EXPECT_EQ(test, ri.max_data, 4501ULL);
+	/* The pressure ends: the whole window again (3502 + 4000). */
+	quic_inq_set_pressure(inq, false);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 1, &ri), 1);
+	KUNIT_EXPECT_TRUE(test, ri.conn_update);
+	KUNIT_EXPECT_EQ(test, ri.max_data, 7502ULL);
+}
+
 static void inqueue_free_releases_everything(struct kunit *test)
 {
 	struct quic_stream_table *t = table_new(test, 1000);
@@ -825,6 +935,9 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_events_overtake_data_in_their_own_order),
 	KUNIT_CASE(inqueue_event_queue_bounded_and_drop_counted),
 	KUNIT_CASE(inqueue_many_streams_interleaved),
+	KUNIT_CASE(inqueue_owner_charge_precedes_every_chunk),
+	KUNIT_CASE(inqueue_refused_charge_drops_the_data),
+	KUNIT_CASE(inqueue_memory_pressure_opens_a_quarter_window),
 	KUNIT_CASE(inqueue_free_releases_everything),
 	{}
 };
