@@ -187,13 +187,38 @@ static void quic_enter_memory_pressure(struct sock *sk)
  * system call (release_sock()).
  */
 
-/* The receive queue's charge hook (&struct quic_inq). Context: socket lock. */
+/*
+ * A memory cgroup (or one above it) is at its limit. cgroup v2 charges
+ * socket memory taken in softirq past memory.max (try_charge() forces
+ * atomic charges and only counts a "max" event), so without this check a
+ * receiver in a full cgroup would go on taking what its peers send.
+ */
+static bool quic_sock_memcg_full(const struct sock *sk)
+{
+#ifdef CONFIG_MEMCG
+	const struct page_counter *c;
+
+	if (!mem_cgroup_sk_enabled(sk))
+		return false;
+	for (c = &mem_cgroup_from_sk(sk)->memory; c; c = c->parent)
+		if (page_counter_read(c) >= READ_ONCE(c->max))
+			return true;
+#endif
+	return false;
+}
+
+/*
+ * The receive queue's charge hook (&struct quic_inq): new pages come from
+ * the protocol (net.quic.quic_mem) and the memory cgroup, neither of
+ * which may be full. Context: socket lock.
+ */
 static int quic_sock_rmem_charge(struct quic_inq *inq, u32 bytes)
 {
 	struct sock *sk = (struct sock *)container_of(inq, struct quic_sock, inq);
 
 	sock_owned_by_me(sk);
-	if (bytes > sk->sk_forward_alloc && !__sk_mem_schedule(sk, bytes, SK_MEM_RECV))
+	if (bytes > sk->sk_forward_alloc &&
+	    (quic_sock_memcg_full(sk) || !__sk_mem_schedule(sk, bytes, SK_MEM_RECV)))
 		return -ENOBUFS;
 	sk_mem_charge(sk, bytes);
 	atomic_add(bytes, &sk->sk_rmem_alloc);
