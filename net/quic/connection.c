@@ -23,6 +23,7 @@
 #include "connid_ctl.h"
 #include "event.h"
 #include "migrate.h"
+#include "packet.h"
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
@@ -31,9 +32,94 @@
 #include "version.h"
 #include "transmit.h"
 
+/* Bytes of a quoted QUIC packet that hold its Destination Connection ID. */
+#define QUIC_CONN_PTB_QUOTE	(6 + QUIC_CONN_ID_MAX_LEN)
+
+/*
+ * The quoted packet's Destination Connection ID is one of the peer's: the
+ * active one's length tells where a short header's ends. False when the
+ * ICMP message did not quote enough of it.
+ */
+static bool quic_conn_ptb_valid(struct sock *sk, const u8 *q, u32 len)
+{
+	struct quic_conn_id_entry *active = quic_conn_id_active(quic_dest(sk));
+	u32 off = 1, n;
+
+	if (!len)
+		return false;
+	if (q[0] & QUIC_HDR_FORM_LONG) {
+		if (len < 6)
+			return false;
+		n = q[5];
+		off = 6;
+	} else {
+		if (!active)
+			return false;
+		n = active->id.len;
+	}
+	return n <= QUIC_CONN_ID_MAX_LEN && off + n <= len &&
+	       quic_conn_id_known(quic_dest(sk), q + off, n);
+}
+
+/**
+ * quic_conn_ptb - act on an ICMP Packet Too Big for a connection
+ * @sk: the socket, owned by the caller
+ * @mtu: the MTU the message reports
+ * @quote: the start of the quoted QUIC packet
+ * @len: bytes at @quote (at most %QUIC_CONN_PTB_QUOTE are looked at)
+ *
+ * RFC 9000 Section 14.2.1: the message counts only when the quoted packet
+ * was sent to one of the peer's connection IDs (the addresses and ports
+ * matched when the socket was found).
+ */
+void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len)
+{
+	sock_owned_by_me(sk);
+	if (!quic_is_established(sk) || !quic_conn_ptb_valid(sk, quote, len))
+		return;
+	quic_xmit_pmtu_toobig(sk, mtu);
+	quic_xmit(sk);
+}
+
+/*
+ * An ICMP Packet Too Big about a datagram we sent (RFC 9000 Section
+ * 14.2.1). The quoted datagram looks like a received one: network header
+ * at its IP header, transport header at its UDP header, so its source is
+ * our address and its destination the peer's. Validation (RFC 8085
+ * Section 5.2, RFC 8899 Section 4.6.1): both addresses and ports match a
+ * connection, and the quoted packet names one of the peer's connection
+ * IDs; a message that does not quote that much is ignored. While the
+ * owner holds the socket the report waits for release_cb, as TCP's does.
+ * Context: softirq, under rcu_read_lock().
+ */
 static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
 {
-	/* PLPMTUD (RFC 8899) does not act on ICMP alone; hooked up later. */
+	u32 off = skb_transport_offset(skb) + sizeof(struct udphdr), len;
+	u8 quote[QUIC_CONN_PTB_QUOTE];
+	union quic_addr local, peer;
+	struct quic_sock *qs;
+	struct sock *sk;
+
+	if (skb->len <= off)
+		return;
+	len = min_t(u32, skb->len - off, sizeof(quote));
+	if (skb_copy_bits(skb, off, quote, len))
+		return;
+	quic_get_msg_addrs(skb, udp_hdr(skb), &peer, &local);
+	sk = quic_conn_addr_lookup(sock_net(udp_sk), &local, &peer);
+	if (!sk)
+		return;
+	qs = quic_sk(sk);
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		quic_conn_ptb(sk, mtu, quote, len);
+	} else {
+		qs->ptb_mtu = mtu;
+		memcpy(qs->ptb_quote, quote, len);
+		qs->ptb_quote_len = len;
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
 }
 
 static const struct quic_udp_ops quic_conn_udp_ops = {

@@ -103,6 +103,7 @@ struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *loc
 				     struct sk_buff *skb, struct sk_buff **held);
 bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
 			      const union quic_addr *daddr);
+void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
 struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
 				   const union quic_addr *peer);
 

@@ -339,6 +339,25 @@ int quic_conn_id_retire_prior(struct quic_conn_id_set *set, u64 prior_to)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_retire_prior);
 
 /**
+ * quic_conn_id_known - is this one of the set's connection IDs?
+ * @set: the set
+ * @data: the ID's bytes
+ * @len: their number
+ *
+ * Return: true when an ID of @set is exactly @data.
+ */
+bool quic_conn_id_known(const struct quic_conn_id_set *set, const u8 *data, u32 len)
+{
+	struct quic_conn_id_entry *e;
+
+	list_for_each_entry(e, &set->head, list)
+		if (e->id.len == len && !memcmp(e->id.data, data, len))
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_known);
+
+/**
  * quic_conn_id_token_exists - is this a stateless reset token of a destination ID?
  * @set: a destination set
  * @token: the last %QUIC_CONN_ID_TOKEN_LEN bytes of a datagram

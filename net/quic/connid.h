@@ -144,6 +144,7 @@ int quic_conn_id_recv_retire(struct quic_conn_id_set *set, u64 number);
 struct quic_conn_id_entry *quic_conn_id_find(const struct quic_conn_id_set *set, u64 number);
 int quic_conn_id_set_active(struct quic_conn_id_set *set, u64 number);
 int quic_conn_id_set_token(struct quic_conn_id_set *set, u64 number, const u8 *token);
+bool quic_conn_id_known(const struct quic_conn_id_set *set, const u8 *data, u32 len);
 bool quic_conn_id_token_exists(const struct quic_conn_id_set *set, const u8 *token);
 
 struct quic_source_conn_id *quic_conn_id_lookup(const struct net *net, const u8 *data, u32 len);

@@ -75,6 +75,22 @@ static bool quic_migrate_same_ip(const union quic_addr *a, const union quic_addr
 	return ipv6_addr_equal(&a->v6.sin6_addr, &b->v6.sin6_addr);
 }
 
+/*
+ * The active path now leads to or from another address. RFC 9000 Section
+ * 9.4: the congestion controller and RTT estimator start over unless only
+ * the peer's port changed; Section 14: each pair of IP addresses has its
+ * own PMTU, so PLPMTUD starts over as well. ECN is tested again on every
+ * new path (Section 13.4.2).
+ */
+static void quic_migrate_new_path(struct sock *sk, bool same_ip)
+{
+	if (!same_ip) {
+		quic_cong_reset(quic_cong(sk), quic_time_us());
+		quic_xmit_pmtu_restart(sk);
+	}
+	quic_outq_ecn_restart(quic_outq(sk));
+}
+
 /* ------------------------------------------------- preferred address */
 
 /* Challenges a client sends toward a preferred address before it stays. */
@@ -165,9 +181,7 @@ static void quic_migrate_pref_move_client(struct sock *sk)
 	quic_set_sk_addr(sk, quic_path_daddr(paths, 0), false);
 	quic_conn_hash(sk);
 	__sk_dst_reset(sk);
-	if (!same_ip)
-		quic_cong_reset(quic_cong(sk), quic_time_us());
-	quic_outq_ecn_restart(quic_outq(sk));
+	quic_migrate_new_path(sk, same_ip);
 	quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_ATOMIC);
 	quic_event_migration(sk, 0);
 }
@@ -203,8 +217,7 @@ static void quic_migrate_pref_move_server(struct sock *sk)
 	/* A new path: its own congestion state (Section 9.4); our probe on it
 	 * was answered, so the client's address there is validated.
 	 */
-	quic_cong_reset(quic_cong(sk), quic_time_us());
-	quic_outq_ecn_restart(quic_outq(sk));
+	quic_migrate_new_path(sk, false);
 	quic_migrate_validated(sk);
 	quic_event_migration(sk, 1);
 }
@@ -401,9 +414,7 @@ void quic_migrate_peer_moved(struct sock *sk, const union quic_addr *peer, u32 l
 	quic_path_set_validated(paths, false);
 	quic_path_ampl_rcvd(paths, len);
 	__sk_dst_reset(sk);
-	if (!same_ip)
-		quic_cong_reset(quic_cong(sk), quic_time_us());
-	quic_outq_ecn_restart(quic_outq(sk));
+	quic_migrate_new_path(sk, same_ip);
 	if (!quic_migrate_challenge(sk))
 		quic_timer_reset(quic_timers(sk), QUIC_TIMER_PATH, quic_migrate_timeout(sk));
 }
@@ -540,8 +551,7 @@ int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
 	err = quic_conn_hash(sk);
 	__sk_dst_reset(sk);
-	quic_cong_reset(quic_cong(sk), quic_time_us());
-	quic_outq_ecn_restart(quic_outq(sk));
+	quic_migrate_new_path(sk, false);
 	/* A non-probing packet: the server moves to the new address at once. */
 	if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &ping, GFP_KERNEL))
 		quic_xmit(sk);

@@ -225,6 +225,11 @@ struct quic_outq_space {
  * @peer_validated: PeerCompletedAddressValidation() of RFC 9002 Appendix A.8
  * @confirmed: the handshake is confirmed (RFC 9001 Section 4.1.2)
  * @amp_limited: server: the anti-amplification limit blocks sending
+ * @black_hole: the path may have stopped carrying the PLPMTU (RFC 8899
+ *	Section 4.3): persistent congestion was declared in the application
+ *	space over packets all larger than BASE_PLPMTU, or its PTO expired
+ *	MAX_PROBES times in a row; the sender reads and clears it with
+ *	quic_outq_take_black_hole()
  * @ecn_mark: the datagram being built is marked ECT(0) (set by the sender)
  * @ecn_state: &enum quic_ecn_state of the path
  * @ecn_tested: packets marked while testing
@@ -259,6 +264,7 @@ struct quic_outq {
 	u8 peer_validated:1;
 	u8 confirmed:1;
 	u8 amp_limited:1;
+	u8 black_hole:1;
 	u8 ecn_mark:1;
 	u8 ecn_state;
 	u8 ecn_tested;
@@ -321,6 +327,17 @@ struct quic_outq_tx {
 	bool in_flight;
 	u32 resent;
 };
+
+/* A PLPMTU black hole was noticed since the last call (see @black_hole
+ * of &struct quic_outq).
+ */
+static inline bool quic_outq_take_black_hole(struct quic_outq *outq)
+{
+	bool seen = outq->black_hole;
+
+	outq->black_hole = 0;
+	return seen;
+}
 
 /* RETIRE_CONNECTION_ID frames not acknowledged yet (RFC 9000 Section 5.1.2). */
 static inline u32 quic_outq_retire_held(const struct quic_outq *outq)

@@ -83,6 +83,7 @@ static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct q
 	err = quic_outq_on_ack(quic_outq(sk), rp->level, f, delay, rp->now);
 	if (err)
 		return err;
+	quic_xmit_pmtu_check(sk);
 	/* Acknowledged data left the send buffer: wake a waiting writer. */
 	if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
 		sk->sk_write_space(sk);

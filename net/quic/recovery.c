@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #include "outqueue.h"
+#include "pmtu.h"
 
 /* Take a packet out of its space's in-flight accounting. */
 static void quic_outq_unflight(struct quic_outq *outq, u8 idx, struct quic_outq_packet *pkt)
@@ -103,7 +104,7 @@ static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
 	struct quic_outq_frame *fr, *ftmp;
 	struct quic_outq_packet *pkt, *tmp;
 	u64 loss_time, first = 0;
-	bool persistent = false;
+	bool persistent = false, small = false, big_run = false;
 	LIST_HEAD(requeue);
 	s64 prev = -2;
 
@@ -127,10 +128,24 @@ static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
 			first = 0;
 		prev = pkt->pn;
 		if (quic_outq_pc_eligible(outq, pkt)) {
-			if (!first)
+			if (!first) {
 				first = pkt->sent_time;
-			else if (quic_cong_is_persistent(outq->cong, first, pkt->sent_time))
+				small = false;
+			}
+			/* RFC 8899 Section 4.3: a path that drops every
+			 * packet above BASE_PLPMTU for a whole persistent
+			 * congestion period has become a black hole for the
+			 * PLPMTU; one lost packet no larger than BASE says
+			 * the loss is not about size.
+			 */
+			if (pkt->size <= QUIC_PL_BASE_PLPMTU)
+				small = true;
+			if (first != pkt->sent_time &&
+			    quic_cong_is_persistent(outq->cong, first, pkt->sent_time)) {
 				persistent = true;
+				if (!small && idx == QUIC_CRYPTO_APP)
+					big_run = true;
+			}
 		}
 
 		list_del(&pkt->list);
@@ -155,6 +170,8 @@ static void quic_outq_detect_lost(struct quic_outq *outq, u8 idx, u64 now)
 	list_splice(&requeue, &sp->retrans);
 	if (persistent)
 		quic_cong_on_persistent_congestion(outq->cong, now);
+	if (big_run)
+		outq->black_hole = 1;
 }
 
 /**
@@ -509,6 +526,13 @@ int quic_outq_loss_timeout(struct quic_outq *outq, u64 now, u8 *level)
 probe:
 	quic_outq_probe(outq, idx);
 	quic_cong_pto_backoff(outq->cong);
+	/* RFC 8899 Section 4.3: when even the probes of MAX_PROBES timeouts
+	 * in a row get no acknowledgment, the path may have stopped carrying
+	 * the PLPMTU (every full-size packet lost and none declared lost,
+	 * for want of an ACK). The sender falls back to BASE_PLPMTU.
+	 */
+	if (idx == QUIC_CRYPTO_APP && quic_cong_pto_count(outq->cong) >= QUIC_PL_MAX_PROBES)
+		outq->black_hole = 1;
 	*level = idx;
 	return QUIC_OUTQ_TIMER_PTO;
 }

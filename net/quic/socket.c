@@ -404,7 +404,14 @@ static void quic_shutdown(struct sock *sk, int how)
 
 static void quic_release_cb(struct sock *sk)
 {
+	struct quic_sock *qs = quic_sk(sk);
+
 	quic_timer_run_deferred(quic_timers(sk));
+	/* A Packet Too Big that came while the owner held the socket. */
+	if (qs->ptb_mtu) {
+		quic_conn_ptb(sk, qs->ptb_mtu, qs->ptb_quote, qs->ptb_quote_len);
+		qs->ptb_mtu = 0;
+	}
 	quic_sock_mem_sync(sk);
 }
 

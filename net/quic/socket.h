@@ -112,6 +112,11 @@ enum quic_state {
  * @ticket_new: client: a NewSessionTicket arrived that
  *	QUIC_SOCKOPT_SESSION_TICKET has not returned yet (EPOLLPRI; read
  *	without the lock, hence not a bit-field)
+ * @ptb_mtu: an ICMP Packet Too Big arrived while the owner held the
+ *	socket: the MTU it reports, acted on in release_cb (0: none)
+ * @ptb_quote: the start of the packet it quotes (its Destination
+ *	Connection ID is checked then)
+ * @ptb_quote_len: bytes in @ptb_quote
  */
 struct quic_sock {
 	struct inet_sock		inet;
@@ -166,6 +171,9 @@ struct quic_sock {
 	unsigned long			reset_stamp;
 	u32				reset_count;
 	u8				ticket_new;
+	u32				ptb_mtu;
+	u8				ptb_quote[6 + QUIC_CONN_ID_MAX_LEN];
+	u8				ptb_quote_len;
 };
 
 struct quic6_sock {

@@ -780,6 +780,62 @@ void quic_xmit_pmtu_start(struct sock *sk)
 }
 
 /**
+ * quic_xmit_pmtu_restart - discovery starts over on a new path
+ * @sk: the socket, owned by the caller
+ *
+ * RFC 9000 Section 14: each pair of local and remote IP addresses may have
+ * its own PMTU. When the active path changes to another address (not only
+ * another port of the peer's), the PLPMTU goes back to BASE_PLPMTU and
+ * the search begins again, bounded by the new route.
+ */
+void quic_xmit_pmtu_restart(struct sock *sk)
+{
+	sock_owned_by_me(sk);
+	quic_xmit_pmtu_start(sk);
+	quic_xmit_pmtu_timer(sk);
+}
+
+/**
+ * quic_xmit_pmtu_check - act on what loss detection noticed about the PMTU
+ * @sk: the socket, owned by the caller
+ *
+ * Loss detection records a black hole (RFC 8899 Section 4.3: persistent
+ * congestion over packets all larger than BASE_PLPMTU, or MAX_PROBES
+ * timeouts in a row); the PLPMTU goes back to BASE_PLPMTU and the search
+ * starts again from there. Called after ACK processing and the loss timer.
+ */
+void quic_xmit_pmtu_check(struct sock *sk)
+{
+	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
+
+	sock_owned_by_me(sk);
+	if (!quic_outq_take_black_hole(quic_outq(sk)) || !quic_xmit_pmtu_enabled(sk))
+		return;
+	quic_xmit_pmtu_apply(sk, quic_plpmtud_black_hole(pl));
+	quic_xmit_pmtu_timer(sk);
+}
+
+/**
+ * quic_xmit_pmtu_toobig - act on a validated ICMP Packet Too Big
+ * @sk: the socket, owned by the caller
+ * @mtu: the MTU it reports (IP packet size)
+ *
+ * RFC 9000 Section 14.2.1: a report below QUIC's smallest maximum
+ * datagram size is ignored, and the PMTU is never raised from ICMP
+ * (pmtu.c, quic_plpmtud_toobig()). A size below the PLPMTU is a black hole
+ * (back to BASE_PLPMTU at once); one between the PLPMTU and the
+ * outstanding probe becomes the next probe.
+ */
+void quic_xmit_pmtu_toobig(struct sock *sk, u32 mtu)
+{
+	sock_owned_by_me(sk);
+	if (!quic_xmit_pmtu_enabled(sk))
+		return;
+	quic_xmit_pmtu_apply(sk, quic_path_pl_toobig(quic_paths(sk), mtu));
+	quic_xmit_pmtu_timer(sk);
+}
+
+/**
  * quic_xmit_pmtu_done - a probe was acknowledged or declared lost
  * @sk: the socket, owned by the caller
  * @pn: the probe's packet number
@@ -911,6 +967,7 @@ static void quic_xmit_loss_fire(struct sock *sk)
 	u8 level;
 
 	quic_outq_loss_timeout(quic_outq(sk), quic_time_us(), &level);
+	quic_xmit_pmtu_check(sk);
 	quic_xmit(sk);
 }
 

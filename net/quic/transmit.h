@@ -41,6 +41,9 @@ int quic_xmit_stateless(struct sock *sk, struct sk_buff *skb, const union quic_a
 			const union quic_addr *sa);
 void quic_xmit_pmtu_start(struct sock *sk);
 void quic_xmit_pmtu_done(struct sock *sk, s64 pn, bool acked);
+void quic_xmit_pmtu_restart(struct sock *sk);
+void quic_xmit_pmtu_check(struct sock *sk);
+void quic_xmit_pmtu_toobig(struct sock *sk, u32 mtu);
 
 extern const struct quic_timer_ops quic_xmit_timer_ops;
 

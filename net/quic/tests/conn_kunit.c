@@ -14,15 +14,21 @@
 
 #include <crypto/internal/aead.h>
 #include <asm/ioctls.h>
+#include <kunit/skbuff.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/icmp.h>
 #include <linux/in.h>
+#include <linux/ip.h>
 #include <linux/sockios.h>
+#include <linux/udp.h>
 #include <linux/unaligned.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
 #include "../packet.h"
+#include "../path.h"
+#include "../pmtu.h"
 #include "../socket.h"
 #include "../transmit.h"
 #include "conn_util.h"
@@ -838,6 +844,45 @@ static void conn_plpmtud(struct socket *sock, struct quic_plpmtud *pl, u32 *mss)
  * each larger size; every packet is then built to 1400 bytes, and data
  * still flows. The lost probes are not taken as congestion (Section 14.4).
  */
+/*
+ * Small writes on stream @id (opened by the caller) until the client's
+ * search completes; its state and packet size are returned.
+ */
+static void conn_plpmtud_search(struct kunit *test, struct conn_pair *p, s64 id,
+				struct quic_plpmtud *pl, u32 *mss)
+{
+	u8 *data = conn_pattern(test, 100, 31);
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		conn_plpmtud(p->client, pl, mss);
+		if (quic_plpmtud_state(pl) == QUIC_PL_COMPLETE)
+			break;
+		KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, id, 0, data, 100), 100);
+		conn_expect_partial(test, p->server, id, 100);
+		usleep_range(5000, 6000);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, quic_plpmtud_state(pl), QUIC_PL_COMPLETE,
+			    "PLPMTU %u, probing %u", pl->pmtu, pl->probe_size);
+}
+
+/* A connection whose client found that its path carries 1400 bytes. */
+static void conn_plpmtud_at_1400(struct kunit *test, struct conn_pair *p, u16 port)
+{
+	u8 *data = conn_pattern(test, 100, 31);
+	struct quic_plpmtud pl;
+	u32 mss;
+
+	p->probe_interval = QUIC_MIN_PROBE_INTERVAL;
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 0);
+	conn_drop.max_len = 1400;
+	conn_handshake(test, &conn_cases[0], port, p);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p->client, 0, MSG_STREAM_NEW, data, 100), 100);
+	conn_expect_partial(test, p->server, 0, 100);
+	conn_plpmtud_search(test, p, 0, &pl, &mss);
+	KUNIT_ASSERT_EQ(test, mss, 1400);
+}
+
 static void conn_plpmtud_finds_the_largest_size_that_passes(struct kunit *test)
 {
 	struct conn_pair p = { .probe_interval = QUIC_MIN_PROBE_INTERVAL };
@@ -854,16 +899,7 @@ static void conn_plpmtud_finds_the_largest_size_that_passes(struct kunit *test)
 	/* Traffic both ways keeps acknowledgments, and loss detection, going. */
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, data, 100), 100);
 	conn_expect_partial(test, p.server, 0, 100);
-	for (i = 0; i < 2000; i++) {
-		conn_plpmtud(p.client, &pl, &mss);
-		if (quic_plpmtud_state(&pl) == QUIC_PL_COMPLETE)
-			break;
-		KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, 0, data, 100), 100);
-		conn_expect_partial(test, p.server, 0, 100);
-		usleep_range(5000, 6000);
-	}
-	KUNIT_ASSERT_EQ_MSG(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE,
-			    "PLPMTU %u, probing %u", pl.pmtu, pl.probe_size);
+	conn_plpmtud_search(test, &p, 0, &pl, &mss);
 	KUNIT_EXPECT_EQ(test, pl.pmtu, 1400);
 	KUNIT_EXPECT_EQ(test, mss, 1400);
 	/* 1424 and 1404 were each lost three times. */
@@ -875,6 +911,177 @@ static void conn_plpmtud_finds_the_largest_size_that_passes(struct kunit *test)
 	i = conn_drop.dropped;
 	conn_transfer_up_and_down(test, &p, 4, 60000);
 	KUNIT_EXPECT_EQ(test, conn_drop.dropped, i);
+}
+
+/*
+ * RFC 8899 Section 4.3: the path stops carrying the PLPMTU (a black hole:
+ * now only 1300 bytes pass). Every full-size packet is lost and none is
+ * declared lost, for want of an ACK; after MAX_PROBES timeouts in a row
+ * the sender falls back to BASE_PLPMTU, the data gets through, and a new
+ * search settles below the new limit.
+ */
+static void conn_plpmtud_black_hole_falls_back_and_searches_again(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_plpmtud pl;
+	u32 mss;
+
+	conn_plpmtud_at_1400(test, &p, 63033);
+	conn_drop.max_len = 1300;
+	conn_transfer_up_and_down(test, &p, 4, 30000);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_LE(test, mss, 1300U);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 8, MSG_STREAM_NEW, "x", 1), 1);
+	conn_expect_partial(test, p.server, 8, 1);
+	conn_plpmtud_search(test, &p, 8, &pl, &mss);
+	KUNIT_EXPECT_LE(test, pl.pmtu, 1300U);
+	KUNIT_EXPECT_GE(test, pl.pmtu, 1200U);
+	KUNIT_EXPECT_EQ(test, mss, (u32)pl.pmtu);
+}
+
+/*
+ * An ICMP "fragmentation needed" as the UDP error handler passes it on
+ * (network header at the outer IP header, transport header at the ICMP
+ * header, data at the quoted IPv4 header), about a datagram from @from to
+ * @to whose QUIC packet starts with @quote.
+ */
+static struct sk_buff *conn_icmp_frag_needed(struct kunit *test, u16 mtu,
+					     const union quic_addr *from,
+					     const union quic_addr *to, const u8 *quote,
+					     u32 len, u8 **payload)
+{
+	struct sk_buff *skb = kunit_zalloc_skb(test, 256, GFP_KERNEL);
+	struct iphdr *outer, *inner;
+	struct icmphdr *icmp;
+	struct udphdr *uh;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb->protocol = htons(ETH_P_IP);
+	outer = skb_put_zero(skb, sizeof(*outer));
+	outer->version = 4;
+	outer->ihl = 5;
+	outer->protocol = IPPROTO_ICMP;
+	outer->saddr = from->v4.sin_addr.s_addr;
+	outer->daddr = from->v4.sin_addr.s_addr;
+	icmp = skb_put_zero(skb, sizeof(*icmp));
+	icmp->type = ICMP_DEST_UNREACH;
+	icmp->code = ICMP_FRAG_NEEDED;
+	icmp->un.frag.mtu = htons(mtu);
+	inner = skb_put_zero(skb, sizeof(*inner));
+	inner->version = 4;
+	inner->ihl = 5;
+	inner->protocol = IPPROTO_UDP;
+	inner->saddr = from->v4.sin_addr.s_addr;
+	inner->daddr = to->v4.sin_addr.s_addr;
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = from->v4.sin_port;
+	uh->dest = to->v4.sin_port;
+	skb_put_data(skb, quote, len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*outer));
+	skb_pull(skb, sizeof(*outer) + sizeof(*icmp));
+	*payload = (u8 *)(uh + 1);
+	return skb;
+}
+
+/* Hand the client's tunnel a Packet Too Big quoting a 1-RTT packet to @dcid. */
+static void conn_ptb(struct kunit *test, struct conn_pair *p, u16 mtu,
+		     const struct quic_conn_id *dcid)
+{
+	struct sock *sk = p->client->sk;
+	struct quic_path_group *paths = quic_paths(sk);
+	u8 quote[1 + QUIC_CONN_ID_MAX_LEN + 4];
+	struct sk_buff *skb;
+	u8 *payload;
+
+	quote[0] = QUIC_HDR_FIXED_BIT;
+	memcpy(quote + 1, dcid->data, dcid->len);
+	memset(quote + 1 + dcid->len, 0, 4);
+	skb = conn_icmp_frag_needed(test, mtu, quic_path_saddr(paths, 0),
+				    quic_path_daddr(paths, 0), quote, 1 + dcid->len + 4, &payload);
+	local_bh_disable();
+	rcu_read_lock();
+	quic_udp_err(paths->path[0].udp_sk->sk, skb, EMSGSIZE,
+		     quic_path_daddr(paths, 0)->v4.sin_port, mtu, payload);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/*
+ * RFC 9000 Section 14.2.1: an ICMP Packet Too Big counts only when its
+ * quoted packet matches the connection, addresses, ports and the peer's
+ * connection ID; one below 1200 bytes is ignored, and none raises the
+ * PMTU. A valid one below the PLPMTU lowers it to BASE_PLPMTU at once
+ * (RFC 8899 Section 4.6.2) and the search starts again.
+ */
+static void conn_packet_too_big_is_validated_then_lowers_the_plpmtu(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_conn_id dcid, wrong;
+	struct quic_plpmtud pl;
+	u32 mss;
+
+	conn_plpmtud_at_1400(test, &p, 63034);
+	lock_sock(p.client->sk);
+	dcid = quic_conn_id_active(quic_dest(p.client->sk))->id;
+	release_sock(p.client->sk);
+	wrong = dcid;
+	wrong.data[0] ^= 0xff;
+
+	/* 1300 bytes for UDP payloads: 1328 bytes of IPv4 packet. */
+	conn_ptb(test, &p, 1328, &wrong);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, 1400U);
+	conn_ptb(test, &p, 1000, &dcid);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, 1400U);
+	conn_ptb(test, &p, 1500, &dcid);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, 1400U);
+
+	conn_ptb(test, &p, 1328, &dcid);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, (u32)QUIC_PL_BASE_PLPMTU);
+	/* Searching again (its first probe may be acknowledged already). */
+	KUNIT_EXPECT_NE(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE);
+
+	/* While the application holds the socket it waits for release_sock(). */
+	conn_drop.max_len = 1300;
+	conn_plpmtud_search(test, &p, 0, &pl, &mss);
+	KUNIT_ASSERT_EQ(test, mss, 1300U);
+	lock_sock(p.client->sk);
+	conn_ptb(test, &p, 1278, &dcid);
+	KUNIT_EXPECT_EQ(test, quic_cong_mss(quic_cong(p.client->sk)), 1300U);
+	release_sock(p.client->sk);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, (u32)QUIC_PL_BASE_PLPMTU);
+}
+
+/*
+ * RFC 9000 Section 14: each pair of IP addresses has its own PMTU. When
+ * the client moves to another local address, what it found on the old
+ * path does not hold: its packets go back to BASE_PLPMTU and the search
+ * starts over on the new path (here it finds 1400 again).
+ */
+static void conn_plpmtud_starts_over_on_a_new_path(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_plpmtud pl;
+	union quic_addr na;
+	u32 mss;
+
+	conn_plpmtud_at_1400(test, &p, 63035);
+	quic_kunit_addr4(&na, "127.0.0.2", 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p.client->sk,
+						     QUIC_SOCKOPT_CONNECTION_MIGRATION, &na,
+						     sizeof(na.v4)), 0);
+	conn_plpmtud(p.client, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, (u32)QUIC_PL_BASE_PLPMTU);
+	KUNIT_EXPECT_NE(test, quic_plpmtud_state(&pl), QUIC_PL_COMPLETE);
+
+	conn_plpmtud_search(test, &p, 0, &pl, &mss);
+	KUNIT_EXPECT_EQ(test, mss, 1400U);
 }
 
 /*
@@ -1005,6 +1212,9 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_SLOW(conn_released_streams_raise_the_peer_limit),
 	KUNIT_CASE(conn_stream_open_waits_for_max_streams),
 	KUNIT_CASE_SLOW(conn_plpmtud_finds_the_largest_size_that_passes),
+	KUNIT_CASE_SLOW(conn_plpmtud_black_hole_falls_back_and_searches_again),
+	KUNIT_CASE_SLOW(conn_packet_too_big_is_validated_then_lowers_the_plpmtu),
+	KUNIT_CASE_SLOW(conn_plpmtud_starts_over_on_a_new_path),
 	KUNIT_CASE(conn_tls_alert_in_the_handshake_is_a_crypto_error),
 	{}
 };
