@@ -80,6 +80,28 @@ static void quic_source_conn_id_unhash(struct quic_source_conn_id *s)
 	spin_unlock_bh(&head->s_lock);
 }
 
+/**
+ * quic_conn_id_mark_used - packets go to this destination ID
+ * @set: its set (nothing happens for a source set)
+ * @e: the entry, or NULL
+ *
+ * Only the stateless reset tokens of IDs we have sent to are checked
+ * (RFC 9000 Section 10.3.1); the active ID is marked when it becomes
+ * active, others (a probe's) by their user.
+ */
+void quic_conn_id_mark_used(struct quic_conn_id_set *set, struct quic_conn_id_entry *e)
+{
+	if (e && !set->source)
+		quic_dest_conn_id(e)->used = 1;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_mark_used);
+
+static void quic_conn_id_make_active(struct quic_conn_id_set *set, struct quic_conn_id_entry *e)
+{
+	set->active = e;
+	quic_conn_id_mark_used(set, e);
+}
+
 /* Take an entry out of its set and free it. */
 static void quic_conn_id_del(struct quic_conn_id_set *set, struct quic_conn_id_entry *e)
 {
@@ -88,7 +110,8 @@ static void quic_conn_id_del(struct quic_conn_id_set *set, struct quic_conn_id_e
 	list_del(&e->list);
 	set->count--;
 	if (set->active == e)
-		set->active = list_first_entry_or_null(&set->head, struct quic_conn_id_entry, list);
+		quic_conn_id_make_active(set, list_first_entry_or_null(&set->head,
+								 struct quic_conn_id_entry, list));
 
 	if (!set->source) {
 		kfree(quic_dest_conn_id(e));
@@ -286,7 +309,7 @@ int quic_conn_id_add(struct quic_conn_id_set *set, const struct quic_conn_id *id
 	list_add_tail(&e->list, &pos->list);
 	set->count++;
 	if (!set->active)
-		set->active = e;
+		quic_conn_id_make_active(set, e);
 	if (number >= set->next_number)
 		set->next_number = number + 1;
 	return 0;
@@ -356,6 +379,35 @@ bool quic_conn_id_known(const struct quic_conn_id_set *set, const u8 *data, u32 
 	return false;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_known);
+
+/**
+ * quic_conn_id_reset_matches - do these bytes end a Stateless Reset for us?
+ * @set: a destination set
+ * @token: the last %QUIC_CONN_ID_TOKEN_LEN bytes of a datagram
+ *
+ * RFC 9000 Section 10.3.1: only the tokens of IDs we have sent to count,
+ * never those of IDs not used yet or retired (retired IDs have left the
+ * set). Compared in constant time.
+ *
+ * Return: true when @token is the token of a used ID of @set.
+ */
+bool quic_conn_id_reset_matches(const struct quic_conn_id_set *set, const u8 *token)
+{
+	struct quic_conn_id_entry *e;
+	struct quic_dest_conn_id *d;
+	bool match = false;
+
+	if (set->source)
+		return false;
+	list_for_each_entry(e, &set->head, list) {
+		d = quic_dest_conn_id(e);
+		if (d->has_token && d->used &&
+		    !crypto_memneq(d->token, token, QUIC_CONN_ID_TOKEN_LEN))
+			match = true;
+	}
+	return match;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_reset_matches);
 
 /**
  * quic_conn_id_token_exists - is this a stateless reset token of a destination ID?
@@ -500,7 +552,7 @@ int quic_conn_id_set_active(struct quic_conn_id_set *set, u64 number)
 
 	if (!e)
 		return -ENOENT;
-	set->active = e;
+	quic_conn_id_make_active(set, e);
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_id_set_active);

@@ -74,11 +74,13 @@ struct quic_source_conn_id {
  * @common: ID and sequence number; must stay first
  * @token: its stateless reset token (RFC 9000 Section 10.3)
  * @has_token: @token is valid
+ * @used: packets were sent to it (it was the active ID, or a probe used it)
  */
 struct quic_dest_conn_id {
 	struct quic_conn_id_entry common;
 	u8 token[QUIC_CONN_ID_TOKEN_LEN];
 	u8 has_token:1;
+	u8 used:1;
 };
 
 /**
@@ -145,6 +147,8 @@ struct quic_conn_id_entry *quic_conn_id_find(const struct quic_conn_id_set *set,
 int quic_conn_id_set_active(struct quic_conn_id_set *set, u64 number);
 int quic_conn_id_set_token(struct quic_conn_id_set *set, u64 number, const u8 *token);
 bool quic_conn_id_known(const struct quic_conn_id_set *set, const u8 *data, u32 len);
+void quic_conn_id_mark_used(struct quic_conn_id_set *set, struct quic_conn_id_entry *e);
+bool quic_conn_id_reset_matches(const struct quic_conn_id_set *set, const u8 *token);
 bool quic_conn_id_token_exists(const struct quic_conn_id_set *set, const u8 *token);
 
 struct quic_source_conn_id *quic_conn_id_lookup(const struct net *net, const u8 *data, u32 len);

@@ -80,17 +80,18 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_reset_token);
  *
  * RFC 9000 Section 10.3.1: a datagram that could not be processed, at
  * least 21 bytes long, whose last 16 bytes equal the token of an ID the
- * peer issued us, is a Stateless Reset. Tokens are compared in constant
- * time (connid.c).
+ * peer issued us and we have sent to, is a Stateless Reset, whatever its
+ * first packet looks like (a long header included). Tokens are compared
+ * in constant time (connid.c).
  *
  * Return: true for a Stateless Reset.
  */
 bool quic_cid_is_stateless_reset(struct sock *sk, const u8 *data, u32 len)
 {
 	sock_owned_by_me(sk);
-	if (len < 5 + QUIC_CONN_ID_TOKEN_LEN || (data[0] & 0x80))
+	if (len < 5 + QUIC_CONN_ID_TOKEN_LEN)
 		return false;
-	return quic_conn_id_token_exists(quic_dest(sk), data + len - QUIC_CONN_ID_TOKEN_LEN);
+	return quic_conn_id_reset_matches(quic_dest(sk), data + len - QUIC_CONN_ID_TOKEN_LEN);
 }
 
 /* Our IDs the peer must still hold: those not below our Retire Prior To. */

@@ -115,6 +115,7 @@ static int quic_migrate_pref_send(struct sock *sk, const struct quic_frame *f,
 	e = quic_conn_id_find(quic_dest(sk), 1);
 	if (!e)
 		return -EINVAL;
+	quic_conn_id_mark_used(quic_dest(sk), e);
 	return quic_xmit_probe(sk, f, &e->id, quic_path_saddr(paths, 0),
 			       quic_path_daddr(paths, 1));
 }

@@ -437,6 +437,21 @@ static void quic_rcv_packet_done(struct sock *sk, struct quic_rcv_pkt *rp)
 	quic_timer_reduce(quic_timers(sk), QUIC_TIMER_ACK, quic_local_param(sk)->max_ack_delay);
 }
 
+/*
+ * RFC 9000 Section 10.3.1: the datagram whose packet could not be parsed,
+ * was discarded or could not be decrypted (skb->data at that packet, the
+ * datagram's end at its end), whatever its header form, ends with the
+ * token of one of the peer's IDs we sent to: the peer lost its state. The
+ * connection ends at once, sending nothing more.
+ */
+static bool quic_rcv_is_reset(struct sock *sk, struct sk_buff *skb)
+{
+	if (!quic_cid_is_stateless_reset(sk, skb->data, skb->len))
+		return false;
+	quic_conn_closed(sk, ECONNRESET);
+	return true;
+}
+
 /* Hold a packet whose keys are not installed yet. */
 static void quic_rcv_hold(struct sock *sk, struct sk_buff *skb, u32 len)
 {
@@ -558,6 +573,7 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 				quic_local_param(sk)->grease_quic_bit, &hdr);
 	if (err) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_INVHDRDROP);
+		quic_rcv_is_reset(sk, skb);
 		return 0;
 	}
 	if (hdr.type == QUIC_PACKET_RETRY) {
@@ -570,7 +586,7 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		return hdr.len;
 	if (quic_rcv_long_discard(sk, skb, &hdr)) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
-		return hdr.len;
+		return quic_rcv_is_reset(sk, skb) ? 0 : hdr.len;
 	}
 	crypto = quic_crypto(sk, rp.level);
 	/* Another version: compatible version negotiation (version.c). */
@@ -582,6 +598,11 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 		}
 	}
 	if (!crypto->rx.ready) {
+		/* RFC 9000 Section 10.3.1: a packet that cannot be decrypted
+		 * may end a Stateless Reset, keys or no keys.
+		 */
+		if (quic_rcv_is_reset(sk, skb))
+			return 0;
 		if (!quic_conn_level_discarded(sk, rp.level))
 			quic_rcv_hold(sk, skb, hdr.len);
 		return hdr.len;
@@ -594,14 +615,8 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 	err = quic_crypto_decrypt(crypto, skb, &pkt);
 	if (err) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_DECDROP);
-		if (hdr.type == QUIC_PACKET_1RTT &&
-		    quic_cid_is_stateless_reset(sk, skb->data, skb->len)) {
-			/* RFC 9000 Section 10.3.1: the peer lost its state;
-			 * end at once, sending nothing more.
-			 */
-			quic_conn_closed(sk, ECONNRESET);
+		if (quic_rcv_is_reset(sk, skb))
 			return 0;
-		}
 		if (err == -EKEYREJECTED)
 			quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_KEY_UPDATE, 0);
 		else if (err == -EKEYEXPIRED)

@@ -666,6 +666,83 @@ static void ctl_stateless_reset_ends_the_connection(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.client->sk));
 }
 
+/* Send @dgram to the client from a plain UDP socket. */
+static void ctl_send_raw(struct kunit *test, struct conn_pair *p, u8 *dgram, size_t len)
+{
+	struct msghdr msg = {};
+	struct socket *udp;
+	union quic_addr to;
+	struct kvec iov = { .iov_base = dgram, .iov_len = len };
+
+	KUNIT_ASSERT_GT(test, kernel_getsockname(p->client, &to.sa), 0);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, IPPROTO_UDP,
+					       &udp), 0);
+	msg.msg_name = &to;
+	msg.msg_namelen = sizeof(to.v4);
+	KUNIT_EXPECT_EQ(test, kernel_sendmsg(udp, &msg, &iov, 1, len), (int)len);
+	sock_release(udp);
+}
+
+/* The reset token of the server's ID @number, at the end of @dgram. */
+static void ctl_reset_tail(struct kunit *test, struct conn_pair *p, u64 number, u8 *dgram,
+			   size_t len)
+{
+	struct quic_conn_id_entry *e;
+
+	lock_sock(p->server->sk);
+	e = quic_conn_id_find(quic_source(p->server->sk), number);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, quic_cid_reset_token(&init_net, &e->id, dgram + len - 16), 0);
+	release_sock(p->server->sk);
+}
+
+/*
+ * RFC 9000 Section 10.3.1: only the tokens of IDs we have sent to count
+ * ("MUST NOT check for any stateless reset tokens associated with
+ * connection IDs it has not used"): the token of the server's ID 1, which
+ * the client holds but never used, ends nothing. The check does not look
+ * at the header form: a datagram whose first packet is a long header that
+ * cannot be processed and that ends with the token of ID 0 is a reset.
+ */
+static void ctl_stateless_reset_needs_a_used_id_and_any_header(struct kunit *test)
+{
+	struct quic_conn_id_entry *own;
+	struct conn_pair p = {};
+	u8 dgram[64];
+	int n;
+
+	conn_handshake(test, ctl_v4, 63122, &p);
+	ctl_round_trip(test, &p, 0);
+	lock_sock(p.client->sk);
+	own = quic_conn_id_active(quic_source(p.client->sk));
+	get_random_bytes(dgram, sizeof(dgram));
+	n = own->id.len;
+	memcpy(dgram + 1, own->id.data, n);
+	release_sock(p.client->sk);
+
+	/* A short header with the tail of the unused ID 1: dropped. */
+	dgram[0] = 0x40 | (dgram[0] & 0x3f);
+	ctl_reset_tail(test, &p, 1, dgram, sizeof(dgram));
+	ctl_send_raw(test, &p, dgram, sizeof(dgram));
+	ctl_round_trip(test, &p, 4);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
+
+	/* A long header (Handshake, version 1, the client's ID, an unknown
+	 * Source ID, then its length) with the tail of ID 0: a reset.
+	 */
+	dgram[0] = 0xe0;
+	put_unaligned_be32(QUIC_VERSION_V1, dgram + 1);
+	dgram[5] = n;
+	memcpy(dgram + 6, own->id.data, n);
+	dgram[6 + n] = 4;
+	put_unaligned_be16(0x4000 | (sizeof(dgram) - 6 - n - 1 - 4 - 2), dgram + 6 + n + 1 + 4);
+	ctl_reset_tail(test, &p, 0, dgram, sizeof(dgram));
+	ctl_send_raw(test, &p, dgram, sizeof(dgram));
+	KUNIT_EXPECT_EQ(test, conn_recv(p.client, QUIC_STREAM_INFO, dgram, 8, dgram, 8),
+			-ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.client->sk));
+}
+
 /* RFC 9000 Sections 8.1.2 and 17.2.5: a listener that validates addresses
  * answers the first Initial with a Retry; the client comes back with the
  * token and new keys, both ends record the IDs of Section 7.3, and the
@@ -1381,6 +1458,7 @@ static struct kunit_case ctl_test_cases[] = {
 	KUNIT_CASE(ctl_switching_to_another_peer_id_retires_the_older_ones),
 	KUNIT_CASE(ctl_peer_retiring_the_id_in_use_is_notified),
 	KUNIT_CASE(ctl_stateless_reset_ends_the_connection),
+	KUNIT_CASE(ctl_stateless_reset_needs_a_used_id_and_any_header),
 	KUNIT_CASE(ctl_huge_retire_prior_to_is_bounded),
 	KUNIT_CASE(ctl_kernel_socket_closed_in_its_closing_period_leaves_it),
 	KUNIT_CASE(ctl_retry_then_new_token),

@@ -407,6 +407,31 @@ static void connid_stateless_reset_tokens(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_conn_id_set_token(src, 0, token_c), -EINVAL);
 }
 
+/* RFC 9000 Section 10.3.1: a token counts for Stateless Reset detection
+ * only once its ID was used: made active, or marked by a user (a probe);
+ * an ID made active when the one before it goes counts from then on.
+ */
+static void connid_reset_token_counts_only_for_used_ids(struct kunit *test)
+{
+	struct quic_conn_id_set *dst = set_new(test, false, NULL, NULL, 4);
+
+	KUNIT_ASSERT_EQ(test, add(dst, 0x10, 8, 0, token_a), 0);
+	KUNIT_ASSERT_EQ(test, recv_new(dst, 1, 0, 0x20, token_b), 0);
+	KUNIT_ASSERT_EQ(test, recv_new(dst, 2, 0, 0x30, token_c), 0);
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_reset_matches(dst, token_a));
+	KUNIT_EXPECT_FALSE(test, quic_conn_id_reset_matches(dst, token_b));
+	KUNIT_EXPECT_FALSE(test, quic_conn_id_reset_matches(dst, token_c));
+	/* Duplicate detection still sees every token. */
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_token_exists(dst, token_b));
+
+	quic_conn_id_mark_used(dst, quic_conn_id_find(dst, 2));
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_reset_matches(dst, token_c));
+	KUNIT_EXPECT_EQ(test, quic_conn_id_remove(dst, 0), 0);
+	KUNIT_EXPECT_EQ(test, quic_conn_id_active(dst)->number, 1ULL);
+	KUNIT_EXPECT_TRUE(test, quic_conn_id_reset_matches(dst, token_b));
+	KUNIT_EXPECT_FALSE(test, quic_conn_id_reset_matches(dst, token_a));
+}
+
 static void connid_active_and_limit_param(struct kunit *test)
 {
 	struct quic_conn_id_set *set = set_new(test, false, NULL, NULL, 5);
@@ -519,6 +544,7 @@ static struct kunit_case connid_cases[] = {
 	KUNIT_CASE(connid_lookup_across_sockets_and_lengths),
 	KUNIT_CASE(connid_lookup_is_per_namespace),
 	KUNIT_CASE(connid_stateless_reset_tokens),
+	KUNIT_CASE(connid_reset_token_counts_only_for_used_ids),
 	KUNIT_CASE(connid_active_and_limit_param),
 	KUNIT_CASE(connid_default_limit_is_two),
 	KUNIT_CASE(connid_teardown_unhashes_everything),
