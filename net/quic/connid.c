@@ -109,9 +109,12 @@ static void quic_conn_id_del(struct quic_conn_id_set *set, struct quic_conn_id_e
 
 	list_del(&e->list);
 	set->count--;
-	if (set->active == e)
-		quic_conn_id_make_active(set, list_first_entry_or_null(&set->head,
-								 struct quic_conn_id_entry, list));
+	if (set->active == e) {
+		struct quic_conn_id_entry *next;
+
+		next = list_first_entry_or_null(&set->head, struct quic_conn_id_entry, list);
+		quic_conn_id_make_active(set, next);
+	}
 
 	if (!set->source) {
 		kfree(quic_dest_conn_id(e));
