@@ -9,8 +9,9 @@
  * allows 0-RTT with max_early_data_size 0xffffffff, the only value QUIC
  * permits (Section 4.6.1). Early data is accepted once per ClientHello:
  * GnuTLS's anti-replay check (RFC 8446 Section 8.2) with a store of the
- * ClientHellos seen within its window (10 s), shared with the processes
- * a server forks.
+ * ClientHellos seen within its window (10 s). The store is shared with
+ * the processes a server forks, and with any process on the machine that
+ * names the same file with quic_set_replay_store().
  *
  * Client: the kernel keeps the NewSessionTicket messages that arrive after
  * the handshake and raises POLLPRI; they are given to GnuTLS here, when
@@ -19,11 +20,15 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -38,11 +43,16 @@ struct replay_slot {
 	uint8_t key[QUIC_REPLAY_KEY_MAX];
 };
 
+/* "QRS1": a store file made by quic_set_replay_store(), initialised. */
+#define QUIC_REPLAY_MAGIC	0x51525331u
+
 /* Shared with the processes a server forks per connection (MAP_SHARED):
- * a ClientHello replayed to another child is still caught.
+ * a ClientHello replayed to another child is still caught. In a file, it
+ * is shared by every process that maps it.
  */
 struct replay_store {
-	pthread_mutex_t lock;	/* process-shared */
+	uint32_t magic;		/* QUIC_REPLAY_MAGIC once @lock is set up */
+	pthread_mutex_t lock;	/* process-shared, robust */
 	struct replay_slot slots[QUIC_REPLAY_SLOTS];
 };
 
@@ -68,15 +78,18 @@ static int replay_add(void *ptr, time_t exp, const gnutls_datum_t *key,
 {
 	size_t len = key->size < QUIC_REPLAY_KEY_MAX ? key->size : QUIC_REPLAY_KEY_MAX;
 	uint32_t h = replay_hash(key->data, key->size);
+	struct replay_store *db = __atomic_load_n(&replay_db, __ATOMIC_ACQUIRE);
 	struct replay_slot *s, *freeslot = NULL;
 	time_t now = time(NULL);
 	int i, ret = GNUTLS_E_DB_ERROR;
 
 	(void)ptr;
 	(void)data;
-	pthread_mutex_lock(&replay_db->lock);
+	/* A holder that died leaves the slots as they were: still usable. */
+	if (pthread_mutex_lock(&db->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&db->lock);
 	for (i = 0; i < 16; i++) {
-		s = &replay_db->slots[(h + i) % QUIC_REPLAY_SLOTS];
+		s = &db->slots[(h + i) % QUIC_REPLAY_SLOTS];
 		if (s->expires && s->expires < now)
 			s->expires = 0;
 		if (!s->expires) {
@@ -96,7 +109,7 @@ static int replay_add(void *ptr, time_t exp, const gnutls_datum_t *key,
 		ret = 0;
 	}
 out:
-	pthread_mutex_unlock(&replay_db->lock);
+	pthread_mutex_unlock(&db->lock);
 	return ret;
 }
 
@@ -106,9 +119,26 @@ out:
  * forks per connection issues a ticket in one child and sees it come back
  * in another. Without it (no memory), servers accept no early data.
  */
-__attribute__((constructor)) static void replay_init(void)
+/* A process-shared, robust mutex for a store; 0 or an errno. */
+static int replay_lock_init(struct replay_store *db)
 {
 	pthread_mutexattr_t attr;
+	int err;
+
+	err = pthread_mutexattr_init(&attr);
+	if (err)
+		return err;
+	err = pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ?:
+	      pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) ?:
+	      pthread_mutex_init(&db->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	if (!err)
+		db->magic = QUIC_REPLAY_MAGIC;
+	return err;
+}
+
+__attribute__((constructor)) static void replay_init(void)
+{
 	void *p;
 
 	p = mmap(NULL, sizeof(*replay_db), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -116,16 +146,88 @@ __attribute__((constructor)) static void replay_init(void)
 	if (p == MAP_FAILED)
 		return;
 	replay_db = p;
-	if (pthread_mutexattr_init(&attr) ||
-	    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ||
-	    pthread_mutex_init(&replay_db->lock, &attr) || gnutls_anti_replay_init(&replay)) {
+	if (replay_lock_init(replay_db) || gnutls_anti_replay_init(&replay)) {
 		munmap(p, sizeof(*replay_db));
 		replay_db = NULL;
 		replay = NULL;
 		return;
 	}
-	pthread_mutexattr_destroy(&attr);
 	gnutls_anti_replay_set_add_function(replay, replay_add);
+}
+
+/*
+ * Map the store file at @fd, making it when it is new. The file is locked
+ * while it is checked and set up, so that processes starting together
+ * agree on one store.
+ */
+static struct replay_store *replay_map(int fd)
+{
+	struct replay_store *db = MAP_FAILED;
+	struct stat st;
+	int err = 0;
+
+	if (flock(fd, LOCK_EX))
+		return NULL;
+	if (fstat(fd, &st)) {
+		err = errno;
+		goto out;
+	}
+	/* Another user's file, or one others may write, is not trusted. */
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0077)) {
+		err = EPERM;
+		goto out;
+	}
+	if (st.st_size && st.st_size != sizeof(*db)) {
+		err = EINVAL;
+		goto out;
+	}
+	if (!st.st_size && ftruncate(fd, sizeof(*db))) {
+		err = errno;
+		goto out;
+	}
+	db = mmap(NULL, sizeof(*db), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (db == MAP_FAILED) {
+		err = errno;
+		goto out;
+	}
+	if (db->magic != QUIC_REPLAY_MAGIC) {
+		memset(db, 0, sizeof(*db));
+		err = replay_lock_init(db);
+	}
+out:
+	flock(fd, LOCK_UN);
+	if (err) {
+		if (db != MAP_FAILED)
+			munmap(db, sizeof(*db));
+		errno = err;
+		return NULL;
+	}
+	return db;
+}
+
+QUIC_API int quic_set_replay_store(const char *path)
+{
+	struct replay_store *db;
+	int fd;
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (!replay)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	db = replay_map(fd);
+	if (!db) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	/* Handshakes after this one use the file; a store in use stays mapped. */
+	__atomic_store_n(&replay_db, db, __ATOMIC_RELEASE);
+	return 0;
 }
 
 __attribute__((destructor)) static void replay_exit(void)

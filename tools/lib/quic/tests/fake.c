@@ -254,6 +254,12 @@ static ssize_t f_sendmsg(int fd, const struct msghdr *msg, int flags)
 			goto out;
 		}
 		m->level = hi.crypto_level;
+		/* Kept for tests that replay a ClientHello elsewhere. */
+		if (s->client && m->level == QUIC_CRYPTO_INITIAL &&
+		    s->hello_len + len <= sizeof(s->hello)) {
+			memcpy(s->hello + s->hello_len, m->data, len);
+			s->hello_len += len;
+		}
 		/* As the kernel: a client keeps 1-RTT handshake data (tickets). */
 		if (m->level == QUIC_CRYPTO_APP && p->client) {
 			if (len > sizeof(p->ticket)) {

@@ -40,6 +40,8 @@ struct fake_sock {
 	uint8_t ticket[4096];		/* client: the last NewSessionTicket */
 	size_t ticket_len;
 	bool ticket_new;		/* client: not read yet (POLLPRI) */
+	uint8_t hello[4096];		/* client: Initial bytes it sent (ClientHello) */
+	size_t hello_len;
 	unsigned int violations;	/* calls the kernel would refuse */
 	struct fake_msg *q;		/* bytes on their way to us */
 };

@@ -8,12 +8,16 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <linux/tls.h>
 
 #include "../internal.h"
@@ -697,6 +701,126 @@ static void test_zero_rtt(void)
 	quic_set_server_early_data(1);
 }
 
+/* ---- 0-RTT replay across processes: quic_set_replay_store() ---- */
+
+struct replay_hello {
+	uint8_t data[4096];
+	size_t len;
+};
+
+/*
+ * Send @h, a ClientHello captured earlier, to quic_server_handshake() on
+ * a new socket, as an attacker replaying it would. True when the server
+ * took its early data (installed the 0-RTT key).
+ */
+static bool replay_accepted(const struct replay_hello *h)
+{
+	struct run s = { .pkey = path("server.key"), .cert = path("server.pem"),
+			 .alpn = "hq-interop" };
+	struct quic_handshake_info hi = { .crypto_level = QUIC_CRYPTO_INITIAL };
+	char cbuf[CMSG_SPACE(sizeof(hi))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)h->data, .iov_len = h->len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	struct pollfd pfd;
+	pthread_t ts;
+	bool early;
+	int cfd;
+
+	fake_reset();
+	fake_pair(&cfd, &s.fd);
+	fake_get(s.fd)->ticket_key = true;
+	cm->cmsg_level = SOL_QUIC;
+	cm->cmsg_type = QUIC_HANDSHAKE_INFO;
+	cm->cmsg_len = CMSG_LEN(sizeof(hi));
+	memcpy(CMSG_DATA(cm), &hi, sizeof(hi));
+	if (quic_kops->sendmsg(cfd, &msg, 0) != (ssize_t)h->len)
+		return false;
+	pthread_create(&ts, NULL, server_thread, &s);
+	/* The server's answer shows that it has read the ClientHello. */
+	pfd.fd = cfd;
+	pfd.events = POLLIN;
+	quic_kops->poll(&pfd, 1, 5000);
+	early = fake_get(s.fd)->sec[QUIC_CRYPTO_EARLY][0].set;
+	quic_kops->shutdown(cfd, SHUT_RDWR);
+	pthread_join(ts, NULL);
+	return early;
+}
+
+/* In a child process: a store mapped from @store afresh, then the replay. */
+static int replay_in_child(const char *store, const struct replay_hello *h)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		if (quic_set_replay_store(store))
+			_exit(3);
+		_exit(replay_accepted(h) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void test_replay_store(void)
+{
+	char tmpl[] = "/tmp/libquic-replay-XXXXXX", store[64], other[64];
+	struct replay_hello *h = calloc(1, sizeof(*h));
+	struct resume first;
+	struct side c;
+	int sret, sfd, fd;
+
+	if (!h || !mkdtemp(tmpl)) {
+		result(false, "replay: a temporary directory");
+		result(false, "replay: -");
+		result(false, "replay: -");
+		result(false, "replay: -");
+		result(false, "replay: -");
+		free(h);
+		return;
+	}
+	snprintf(store, sizeof(store), "%s/store", tmpl);
+	snprintf(other, sizeof(other), "%s/other", tmpl);
+	result(!quic_set_replay_store(store) && quic_set_replay_store("") == -EINVAL,
+	       "replay: quic_set_replay_store() makes a store, refuses an empty name");
+
+	/* A ticket, then a resumption whose early data the server takes. */
+	sret = resume_run(&c, NULL, &first, &sfd);
+	side_free(&c);
+	sret |= resume_run(&c, &first, NULL, &sfd);
+	h->len = fake_get(c.fd)->hello_len;
+	memcpy(h->data, fake_get(c.fd)->hello, h->len);
+	result(!sret && !c.ret && early_accepted(&c, sfd) && h->len,
+	       "replay: a resumption with 0-RTT is accepted (%d, %d, %zu bytes of ClientHello)",
+	       c.ret, sret, h->len);
+	side_free(&c);
+
+	/* The same ClientHello in another process: refused there through the
+	 * shared file, taken by a process with a store of its own.
+	 */
+	result(replay_in_child(store, h) == 0,
+	       "replay: a process sharing the store file refuses the replayed early data");
+	result(replay_in_child(other, h) == 1,
+	       "replay: a process with another store takes it (the check can fail)");
+
+	/* A file others could write is not trusted. */
+	fd = open(other, O_RDWR);
+	if (fd >= 0) {
+		fchmod(fd, 0666);
+		close(fd);
+	}
+	result(quic_set_replay_store(other) == -EPERM,
+	       "replay: a store file open to others is refused");
+	unlink(store);
+	unlink(other);
+	rmdir(tmpl);
+	free(h);
+}
+
 /* ---- smaller things ---- */
 
 static void test_misc(void)
@@ -781,7 +905,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..52\n");
+	printf("KTAP version 1\n1..57\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
@@ -791,6 +915,7 @@ int main(int argc, char **argv)
 	test_no_hostname();
 	test_keylog();
 	test_zero_rtt();
+	test_replay_store();
 	test_misc();
 	test_alpn_sizes();
 

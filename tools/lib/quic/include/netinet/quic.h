@@ -125,6 +125,21 @@ void quic_set_allow_no_hostname(int allow);
  */
 void quic_set_server_early_data(int enable);
 
+/*
+ * Early data is accepted once per ClientHello (RFC 8446 Section 8.2)
+ * against a store of the ClientHellos seen, shared by default with the
+ * processes forked after the library was loaded. Servers that share a
+ * ticket key (QUIC_SOCKOPT_SESSION_TICKET) but were started apart name
+ * one store file here, and a ClientHello replayed from one to another is
+ * then caught too: the file (created 0600 if missing; it must belong to
+ * the caller and be closed to others) is mapped by each. Servers on other
+ * machines cannot share it: give them keys of their own, or turn 0-RTT
+ * off with quic_set_server_early_data(0). Applies to handshakes started
+ * afterwards. Returns 0, or -EPERM for a file that fails those checks,
+ * -EINVAL for a file that is not a store, another -errno.
+ */
+int quic_set_replay_store(const char *path);
+
 #ifdef __cplusplus
 }
 #endif
