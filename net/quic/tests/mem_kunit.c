@@ -19,6 +19,7 @@
 #include "../protocol.h"
 #include "../socket.h"
 #include "conn_util.h"
+#include "rx_util.h"
 #include "util.h"
 
 static const struct conn_case mem_case = {
@@ -36,21 +37,6 @@ struct mem_snap {
 	long allocated;
 };
 
-/*
- * Pages the protocol has charged: the global count and what each CPU
- * holds back from it (sk_memory_allocated_add() flushes a CPU's share to
- * the global count only past net.core.mem_pcpu_rsv pages).
- */
-static long mem_allocated(const struct sock *sk)
-{
-	long pages = atomic_long_read(sk->sk_prot->memory_allocated);
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		pages += *per_cpu_ptr(sk->sk_prot->per_cpu_fw_alloc, cpu);
-	return pages;
-}
-
 static void mem_snap(struct socket *sock, struct mem_snap *m)
 {
 	struct sock *sk = sock->sk;
@@ -62,7 +48,7 @@ static void mem_snap(struct socket *sock, struct mem_snap *m)
 	m->wmem_queued = READ_ONCE(sk->sk_wmem_queued);
 	m->outq_wmem = quic_outq_wmem(quic_outq(sk));
 	m->forward_alloc = sk_forward_alloc_get(sk);
-	m->allocated = mem_allocated(sk);
+	m->allocated = rx_memory_charged(sk->sk_prot);
 	release_sock(sk);
 }
 
@@ -110,8 +96,8 @@ static void mem_read_all(struct kunit *test, struct socket *sock, const u8 *want
 /*
  * The protocol limits net.quic.quic_mem, put back when the case ends. The
  * cases set them to -1 pages, below anything the global count can read
- * (it lags the per-CPU shares, see mem_allocated()): every request for
- * more pages is then refused.
+ * (it lags the pages each CPU holds back, see rx_memory_charged()): every
+ * request for more pages is then refused.
  */
 static long mem_saved_limits[3];
 
