@@ -800,18 +800,26 @@ static int inq_budget_charge(struct quic_inq *inq, u32 bytes)
 	return 0;
 }
 
+/* A queue advertising 100000 bytes whose owner grants what ->left says. */
+static struct inq_budget *inq_budget_new(struct kunit *test)
+{
+	struct inq_budget *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	quic_inq_init(&b->inq);
+	quic_inq_set_max_data(&b->inq, 100000);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, inq_free_action, &b->inq), 0);
+	b->inq.charge = inq_budget_charge;
+	return b;
+}
+
 static void inqueue_owner_charge_precedes_every_chunk(struct kunit *test)
 {
 	struct quic_stream_table *t = table_new(test, 100000);
 	struct inq_budget *b;
 	u8 v = 7;
 
-	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	quic_inq_init(&b->inq);
-	quic_inq_set_max_data(&b->inq, 100000);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, inq_free_action, &b->inq), 0);
-	b->inq.charge = inq_budget_charge;
+	b = inq_budget_new(test);
 	b->left = U64_MAX;
 
 	/* Gaps, in-order data, CRYPTO, DATAGRAM and a notification: the
@@ -834,12 +842,7 @@ static void inqueue_refused_charge_drops_the_data(struct kunit *test)
 	struct inq_budget *b;
 	u8 *buf = buf_new(test);
 
-	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	quic_inq_init(&b->inq);
-	quic_inq_set_max_data(&b->inq, 100000);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, inq_free_action, &b->inq), 0);
-	b->inq.charge = inq_budget_charge;
+	b = inq_budget_new(test);
 	b->left = quic_inq_truesize(100);
 
 	/* Within the receive buffer but past what the owner grants: dropped
