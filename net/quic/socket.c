@@ -217,7 +217,7 @@ static int quic_sock_rmem_charge(struct quic_inq *inq, u32 bytes)
 	struct sock *sk = (struct sock *)container_of(inq, struct quic_sock, inq);
 
 	sock_owned_by_me(sk);
-	if (bytes > sk->sk_forward_alloc &&
+	if ((int)bytes > sk_forward_alloc_get(sk) &&
 	    (quic_sock_memcg_full(sk) || !__sk_mem_schedule(sk, bytes, SK_MEM_RECV)))
 		return -ENOBUFS;
 	sk_mem_charge(sk, bytes);
