@@ -13,23 +13,30 @@
 
 /*
  * Offer (client) or accept (server) the protocols in @alpns (@len bytes,
- * no NUL needed). A server insists on one of them: with no overlap the
- * handshake fails with no_application_protocol; the client side check is
- * done when the handshake completes (handshake.c). Returns 0 or -EINVAL.
+ * no NUL needed), spaces around each name ignored as the kernel ignores
+ * them ("smbd, h3" is "smbd" and "h3"). A server insists on one of them:
+ * with no overlap the handshake fails with no_application_protocol; the
+ * client side check is done when the handshake completes (handshake.c).
+ * Returns 0 or -EINVAL.
  */
 int quic_alpn_apply(gnutls_session_t session, const char *alpns, size_t len)
 {
 	gnutls_datum_t names[ALPN_MAX_NAMES];
+	size_t start = 0, end, i;
 	unsigned int n = 0;
-	size_t start = 0, i;
 
 	for (i = 0; i <= len; i++) {
 		if (i < len && alpns[i] != ',')
 			continue;
-		if (i == start || i - start > 255 || n == ALPN_MAX_NAMES)
+		end = i;
+		while (start < end && alpns[start] == ' ')
+			start++;
+		while (end > start && alpns[end - 1] == ' ')
+			end--;
+		if (end == start || end - start > 255 || n == ALPN_MAX_NAMES)
 			return -EINVAL;
 		names[n].data = (unsigned char *)alpns + start;
-		names[n].size = i - start;
+		names[n].size = end - start;
 		n++;
 		start = i + 1;
 	}

@@ -881,6 +881,26 @@ static void test_alpn_sizes(void)
 	       "quic_session_get_alpn(): a short buffer is -ENOSPC with the length");
 	result(quic_session_set_alpn(c.session, "a,,b", 4) == -EINVAL,
 	       "quic_session_set_alpn(): an empty name is -EINVAL");
+	result(quic_session_set_alpn(c.session, "a, ,b", 5) == -EINVAL,
+	       "quic_session_set_alpn(): a name of spaces only is -EINVAL");
+	side_free(&c);
+	side_free(&s);
+
+	/* Spaces after the commas, as programs write lists: the server's
+	 * second and third names match (no no_application_protocol).
+	 */
+	fake_reset();
+	fake_pair(&cfd, &sfd);
+	if (side_init(&c, cfd, false, "AES-128-GCM", "ksmbd") ||
+	    side_init(&s, sfd, true, "AES-128-GCM", "smbd, h3 , ksmbd")) {
+		result(false, "ALPN with spaces: setup");
+		return;
+	}
+	drive(&c, &s);
+	len = sizeof(small);
+	result(!c.ret && !s.ret && quic_session_get_alpn(s.session, NULL, &len) == 0 && len == 5,
+	       "ALPN \"smbd, h3 , ksmbd\" at the server matches a client's \"ksmbd\" (%d, %d)",
+	       c.ret, s.ret);
 	side_free(&c);
 	side_free(&s);
 }
@@ -905,7 +925,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..57\n");
+	printf("KTAP version 1\n1..59\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
