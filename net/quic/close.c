@@ -131,12 +131,16 @@ static bool quic_close_long_layout(const struct quic_connection_close *opt, u32 
  *
  * The code and phrase go in the application CONNECTION_CLOSE (0x1d) that
  * close() or shutdown() sends; without this option those send NO_ERROR.
- * @frame is only reported, never set: it must be 0.
+ * @frame, the type of the frame that caused the close (0 by default, as
+ * the socket API draft has it), goes in the Frame Type field when the
+ * close is sent as a transport CONNECTION_CLOSE (0x1c: a TLS alert during
+ * the handshake, see quic_close_local()); an application close has no
+ * such field, and the value is only reported back.
  *
  * The 72-byte layout of later upstream headers is taken too (see above).
  *
- * Return: 0, -EINVAL for a bad length, a nonzero frame or a phrase without
- * its NUL, -EFAULT, -ENOMEM.
+ * Return: 0, -EINVAL for a bad length or a phrase without its NUL,
+ * -EFAULT, -ENOMEM.
  */
 int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
@@ -164,9 +168,8 @@ int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 		if (len == optlen - off)
 			goto out;
 	}
-	if (opt->frame)
-		goto out;
 	info.errcode = opt->errcode;
+	info.frame = opt->frame;
 	err = quic_close_info_phrase(&info, phrase, len, GFP_KERNEL);
 	if (err)
 		goto out;

@@ -423,7 +423,7 @@ static void conn_bulk_data_leaves_in_gso_runs(struct kunit *test)
 	KUNIT_EXPECT_GT(test, conn_gso_transfer(test, 5, 63032), 100);
 }
 
-static void conn_set_close(struct kunit *test, struct socket *sock, u32 errcode,
+static void conn_set_close(struct kunit *test, struct socket *sock, u32 errcode, u8 frame,
 			   const char *phrase)
 {
 	u8 buf[sizeof(struct quic_connection_close) + QUIC_CLOSE_PHRASE_MAX_LEN] = {};
@@ -431,6 +431,7 @@ static void conn_set_close(struct kunit *test, struct socket *sock, u32 errcode,
 	size_t len = strlen(phrase);
 
 	cc->errcode = errcode;
+	cc->frame = frame;
 	memcpy(cc->phrase, phrase, len);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
 						     max(sizeof(*cc), len + 1 +
@@ -467,7 +468,7 @@ static void conn_close_code_and_phrase_reach_the_peer(struct kunit *test)
 	conn_handshake(test, &conn_cases[0], 63020, &p);
 	/* Before any close, the option reads back what close() would send. */
 	conn_expect_close(test, p.client, 0, 0, "");
-	conn_set_close(test, p.client, 0x1234, "going away");
+	conn_set_close(test, p.client, 0x1234, 0, "going away");
 	conn_expect_close(test, p.client, 0x1234, 0, "going away");
 
 	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
@@ -492,7 +493,7 @@ static void conn_closing_state_repeats_a_lost_close(struct kunit *test)
 	u8 buf[64] = {};
 
 	conn_handshake(test, &conn_cases[0], 63021, &p);
-	conn_set_close(test, p.client, 7, "");
+	conn_set_close(test, p.client, 7, 0, "");
 	/* The client's next 1-RTT datagram is its closing one: lost. */
 	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 1);
 	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
@@ -1117,13 +1118,15 @@ static void conn_tls_alert_in_the_handshake_is_a_crypto_error(struct kunit *test
 	server->sk->sk_rcvtimeo = CONN_TIMEO;
 	KUNIT_ASSERT_EQ(test, conn_recv_crypto(server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)), 0);
 
-	/* The server's TLS library refuses the ClientHello: no_application_protocol. */
-	conn_set_close(test, server, QUIC_TRANSPORT_ERROR_CRYPTO + 120, "");
+	/* The server's TLS library refuses the ClientHello: no_application_protocol,
+	 * naming the CRYPTO frame (0x06) that carried it.
+	 */
+	conn_set_close(test, server, QUIC_TRANSPORT_ERROR_CRYPTO + 120, 0x06, "");
 	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(server, SHUT_RDWR), 0);
 	client->sk->sk_rcvtimeo = CONN_TIMEO;
 	KUNIT_EXPECT_EQ(test, conn_recv(client, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf,
 					sizeof(buf)), -ECONNRESET);
-	conn_expect_close(test, client, QUIC_TRANSPORT_ERROR_CRYPTO + 120, 0, "");
+	conn_expect_close(test, client, QUIC_TRANSPORT_ERROR_CRYPTO + 120, 0x06, "");
 	KUNIT_EXPECT_EQ(test, quic_sk(client->sk)->peer_errcode, QUIC_TRANSPORT_ERROR_CRYPTO + 120);
 	KUNIT_EXPECT_FALSE(test, quic_sk(client->sk)->close.seen.app);
 }

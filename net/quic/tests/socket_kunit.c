@@ -335,11 +335,20 @@ static void socket_connection_close_option_rules(struct kunit *test)
 	memset(cc->phrase, 'x', 20);
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
 						     off + 20), -EINVAL);
-	/* The frame type is not the application's to choose. */
+	/* The frame type that caused the close is the caller's to give (the
+	 * draft's "frame", 0 by default) and is read back.
+	 */
 	memset(buf, 0, sizeof(buf));
-	cc->frame = 0x08;
+	cc->errcode = 0x10a;
+	cc->frame = 0x06;
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
-						     sizeof(*cc)), -EINVAL);
+						     sizeof(*cc)), 0);
+	memset(buf, 0, sizeof(buf));
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, cc->errcode, 0x10a);
+	KUNIT_EXPECT_EQ(test, cc->frame, 0x06);
 
 	/* The longest phrase, then a round trip. */
 	memset(buf, 0, sizeof(buf));
