@@ -203,7 +203,8 @@ static void mem_hard_limit_drops_what_cannot_be_charged(struct kunit *test)
 	 * server keeps less than a page charged ahead (sk_forward_alloc): at
 	 * most that much gets in.
 	 */
-	lock_sock(p.server->sk);
+	/* Nested: the client's lock is taken inside, in sendmsg(). */
+	lock_sock_nested(p.server->sk, SINGLE_DEPTH_NESTING);
 	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, up, len), len);
 	mem_set_limits(test, -1, -1, -1);
 	release_sock(p.server->sk);
