@@ -863,6 +863,12 @@ static int quic_conn_inherit(struct sock *newsk, struct sock *sk)
 
 	nqs->config = qs->config;
 	nqs->keepalive_interval = qs->keepalive_interval;
+	/* As TCP's children (sk_clone_lock()): the listener's buffer sizes,
+	 * and whether the application fixed them.
+	 */
+	WRITE_ONCE(newsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
+	WRITE_ONCE(newsk->sk_rcvbuf, READ_ONCE(sk->sk_rcvbuf));
+	newsk->sk_userlocks |= sk->sk_userlocks & (SOCK_SNDBUF_LOCK | SOCK_RCVBUF_LOCK);
 	nqs->local_param = qs->local_param;
 	nqs->events = qs->events;
 	err = quic_cong_set_config(&nqs->cong, &nqs->config);

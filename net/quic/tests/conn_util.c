@@ -374,6 +374,15 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 						       IPPROTO_QUIC, &p->client), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->client), 0);
 	p->lsock->sk->sk_rcvtimeo = CONN_TIMEO;
+	if (p->listen_sndbuf) {
+		/* What setsockopt(SO_SNDBUF) does. */
+		lock_sock(p->lsock->sk);
+		p->lsock->sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+		WRITE_ONCE(p->lsock->sk->sk_sndbuf, 2 * p->listen_sndbuf);
+		release_sock(p->lsock->sk);
+	}
+	if (p->listen_rcvbuf)
+		sock_set_rcvbuf(p->lsock->sk, p->listen_rcvbuf);
 	p->client->sk->sk_rcvtimeo = CONN_TIMEO;
 	p->client->sk->sk_sndtimeo = CONN_TIMEO;
 

@@ -45,6 +45,8 @@ struct conn_case {
  * @server_waits_initials: the server's stand-in TLS is slow: it answers
  *	the ClientHello only once the client has sent this many Initial
  *	packets (its first, then PTO probes); 0: at once.
+ * @listen_sndbuf: SO_SNDBUF set on the listener (0: not set).
+ * @listen_rcvbuf: SO_RCVBUF set on the listener (0: not set).
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -67,6 +69,8 @@ struct conn_pair {
 	u32 client_keepalive;
 	union quic_addr *server_pref;
 	u8 server_waits_initials;
+	int listen_sndbuf;
+	int listen_rcvbuf;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

@@ -259,6 +259,34 @@ static void mem_hard_limit_makes_a_write_wait(struct kunit *test)
 	mem_read_all(test, p.server, up, len);
 }
 
+/*
+ * An accepted socket takes its listener's SO_SNDBUF and SO_RCVBUF, as a
+ * TCP child does: a server sizes its connections' buffers on the
+ * listener. The receive queue's bound follows (never below twice the
+ * connection window).
+ */
+static void mem_accepted_socket_takes_the_listener_buffers(struct kunit *test)
+{
+	struct conn_pair p = { .listen_sndbuf = 300000, .listen_rcvbuf = 3000000 };
+	int sndbuf, rcvbuf, locks;
+	struct sock *sk;
+	u32 bound;
+
+	conn_handshake(test, &mem_case, 63045, &p);
+	sk = p.server->sk;
+	lock_sock(sk);
+	sndbuf = sk->sk_sndbuf;
+	rcvbuf = sk->sk_rcvbuf;
+	locks = sk->sk_userlocks;
+	bound = quic_inq(sk)->rcvbuf;
+	release_sock(sk);
+	KUNIT_EXPECT_EQ(test, sndbuf, 600000);
+	KUNIT_EXPECT_EQ(test, rcvbuf, 6000000);
+	KUNIT_EXPECT_TRUE(test, locks & SOCK_SNDBUF_LOCK);
+	KUNIT_EXPECT_TRUE(test, locks & SOCK_RCVBUF_LOCK);
+	KUNIT_EXPECT_GE(test, bound, (u32)rcvbuf);
+}
+
 /* Closing sockets with data queued both ways gives every page back. */
 static void mem_closed_sockets_give_every_page_back(struct kunit *test)
 {
@@ -306,6 +334,7 @@ static struct kunit_case mem_test_cases[] = {
 	KUNIT_CASE(mem_queued_data_is_charged_until_acknowledged),
 	KUNIT_CASE(mem_hard_limit_drops_what_cannot_be_charged),
 	KUNIT_CASE(mem_hard_limit_makes_a_write_wait),
+	KUNIT_CASE(mem_accepted_socket_takes_the_listener_buffers),
 	KUNIT_CASE(mem_closed_sockets_give_every_page_back),
 	{}
 };
