@@ -191,24 +191,27 @@ static void mem_queued_data_is_charged_until_acknowledged(struct kunit *test)
 static void mem_hard_limit_drops_what_cannot_be_charged(struct kunit *test)
 {
 	unsigned long drops = quic_mib_read(&init_net, QUIC_MIB_FRM_RCVBUFDROP);
-	const size_t len = 10000;
+	const size_t len = 20000;
 	struct conn_pair p = {};
 	struct mem_snap m;
 	u8 *up;
 
 	conn_handshake(test, &mem_case, 63042, &p);
 	up = conn_pattern(test, len, 3);
-
-	/* The data waits in the server's backlog while the limit drops. The
-	 * server keeps less than a page charged ahead (sk_forward_alloc): at
-	 * most that much gets in.
+	/* The client's write is larger than its whole send buffer: as for
+	 * TCP, such a write is charged past the hard limit (a socket may
+	 * always fill its own buffer), so only the receiver meets the limit.
 	 */
-	/* Nested: the client's lock is taken inside, in sendmsg(). */
-	lock_sock_nested(p.server->sk, SINGLE_DEPTH_NESTING);
-	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, up, len), len);
-	mem_set_limits(test, -1, -1, -1);
-	release_sock(p.server->sk);
+	lock_sock(p.client->sk);
+	p.client->sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+	WRITE_ONCE(p.client->sk->sk_sndbuf, SOCK_MIN_SNDBUF);
+	release_sock(p.client->sk);
 
+	/* The server keeps less than a page charged ahead
+	 * (sk_forward_alloc): at most that much gets in.
+	 */
+	mem_set_limits(test, -1, -1, -1);
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, up, len), len);
 	msleep(100);
 	mem_snap(p.server, &m);
 	KUNIT_EXPECT_LT(test, m.unread, (u64)len);
