@@ -790,7 +790,13 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		err = quic_sock_get_config(sk, len, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_TOKEN:
-		err = quic_sock_get_data(quic_token(sk), len, optval, optlen);
+		/* A client's token to keep; a server has none to give (and
+		 * libquic copies in other projects tell a server socket by
+		 * this failing).
+		 */
+		err = -EINVAL;
+		if (!quic_paths(sk)->serv)
+			err = quic_sock_get_data(quic_token(sk), len, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_SESSION_TICKET:
 		err = quic_sock_get_data(quic_ticket(sk), len, optval, optlen);

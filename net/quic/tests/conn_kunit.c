@@ -1086,6 +1086,28 @@ static void conn_plpmtud_starts_over_on_a_new_path(struct kunit *test)
 }
 
 /*
+ * QUIC_SOCKOPT_TOKEN is read at a client (the token to present next
+ * time); a listener or an accepted socket has none to give: -EINVAL.
+ */
+static void conn_token_is_read_at_the_client_only(struct kunit *test)
+{
+	struct conn_pair p = {};
+	unsigned int len;
+	u8 buf[64];
+
+	conn_handshake(test, &conn_cases[0], 63036, &p);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(p.client->sk, QUIC_SOCKOPT_TOKEN, buf, &len),
+			0);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(p.server->sk, QUIC_SOCKOPT_TOKEN, buf, &len),
+			-EINVAL);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(p.lsock->sk, QUIC_SOCKOPT_TOKEN, buf, &len),
+			-EINVAL);
+}
+
+/*
  * RFC 9001 Section 4.8: a TLS library that fails the handshake reports
  * the alert as CRYPTO_ERROR (0x0100 + AlertDescription) with
  * QUIC_SOCKOPT_CONNECTION_CLOSE and shuts the socket down; before the
@@ -1219,6 +1241,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE_SLOW(conn_packet_too_big_is_validated_then_lowers_the_plpmtu),
 	KUNIT_CASE_SLOW(conn_plpmtud_starts_over_on_a_new_path),
 	KUNIT_CASE(conn_tls_alert_in_the_handshake_is_a_crypto_error),
+	KUNIT_CASE(conn_token_is_read_at_the_client_only),
 	{}
 };
 
