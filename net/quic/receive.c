@@ -1006,6 +1006,7 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_local)
 {
 	struct net *net = sock_net(sk);
+	u32 limit;
 
 	QUIC_SKB_CB(skb)->alt_local = alt_local;
 	if (!sock_owned_by_user(sk)) {
@@ -1019,7 +1020,8 @@ static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_loca
 	 * it): the backlog alone may still take SO_RCVBUF, so that ACKs get
 	 * through while the receive queue is full.
 	 */
-	if (sk_add_backlog(sk, skb, atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_rcvbuf))) {
+	limit = min_t(u64, (u64)atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_rcvbuf), U32_MAX);
+	if (sk_add_backlog(sk, skb, limit)) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		kfree_skb(skb);
 	} else {

@@ -217,6 +217,11 @@ static int quic_sock_rmem_charge(struct quic_inq *inq, u32 bytes)
 	struct sock *sk = (struct sock *)container_of(inq, struct quic_sock, inq);
 
 	sock_owned_by_me(sk);
+	/* sk_rmem_alloc is an int: a receive bound taken from a huge
+	 * connection window must not wrap it.
+	 */
+	if (bytes > INT_MAX - atomic_read(&sk->sk_rmem_alloc))
+		return -ENOBUFS;
 	if ((int)bytes > sk_forward_alloc_get(sk) &&
 	    (quic_sock_memcg_full(sk) || !__sk_mem_schedule(sk, bytes, SK_MEM_RECV)))
 		return -ENOBUFS;
@@ -274,7 +279,8 @@ void quic_sock_mem_sync(struct sock *sk)
 bool quic_sock_wmem_charge(struct sock *sk, u32 bytes)
 {
 	quic_sock_mem_sync(sk);
-	if (!sk_wmem_schedule(sk, bytes))
+	/* sk_wmem_queued is an int, SO_SNDBUF may be near INT_MAX. */
+	if (bytes > INT_MAX - READ_ONCE(sk->sk_wmem_queued) || !sk_wmem_schedule(sk, bytes))
 		return false;
 	sk_mem_charge(sk, bytes);
 	sk_wmem_queued_add(sk, bytes);
