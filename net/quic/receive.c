@@ -1020,7 +1020,8 @@ static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_loca
 	 * it): the backlog alone may still take SO_RCVBUF, so that ACKs get
 	 * through while the receive queue is full.
 	 */
-	limit = min_t(u64, (u64)atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_rcvbuf), U32_MAX);
+	limit = min_t(u64, (u64)atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_rcvbuf),
+		      U32_MAX);
 	if (sk_add_backlog(sk, skb, limit)) {
 		QUIC_INC_STATS(net, QUIC_MIB_PKT_RCVDROP);
 		kfree_skb(skb);
