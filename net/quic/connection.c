@@ -27,7 +27,6 @@
 #include "param.h"
 #include "receive.h"
 #include "socket.h"
-#include "sockmsg.h"
 #include "ticket.h"
 #include "version.h"
 #include "transmit.h"
@@ -1514,5 +1513,85 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 	kfree(params);
 	quic_conn_apply_remote(sk);
 	quic_xmit(sk);
+	return 0;
+}
+
+/**
+ * quic_msg_stream_done - release a stream once both its parts have ended
+ * @sk: the socket, owned by the caller
+ * @s: a stream of the socket; freed when it is done
+ *
+ * A stream whose sending part was acknowledged or reset and whose
+ * receiving part was read to its end (or that has no such part) leaves
+ * the table with whatever the queues still held for it. A stream the
+ * peer opened gives the peer one back: MAX_STREAMS raises its limit
+ * (RFC 9000 Section 4.6). Softirq or process context; GFP_ATOMIC.
+ *
+ * Return: true when a MAX_STREAMS frame was queued for the caller to send.
+ */
+bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s)
+{
+	struct quic_stream_table *t = quic_streams(sk);
+	bool uni = quic_stream_id_uni(s->id);
+	struct quic_frame f = {};
+	s64 id = s->id;
+
+	sock_owned_by_me(sk);
+	if (!quic_stream_is_done(s))
+		return false;
+	quic_outq_stream_purge(quic_outq(sk), s);
+	quic_inq_stream_purge(quic_inq(sk), id);
+	quic_stream_release(t, s);
+	if (quic_stream_id_local(id, t->is_serv) ||
+	    !quic_stream_peer_max_streams_update(t, uni, &f.limit.max))
+		return false;
+	f.type = uni ? QUIC_FRAME_MAX_STREAMS_UNI : QUIC_FRAME_MAX_STREAMS_BIDI;
+	return !quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
+}
+
+/**
+ * quic_msg_stream_reset - abandon the sending part of a stream
+ * @sk: the socket, owned by the caller
+ * @s: the stream
+ * @errcode: application protocol error code for the peer
+ *
+ * RFC 9000 Sections 3.1 and 19.4: the part moves to Reset Sent, the data
+ * still queued or in flight for it is forgotten (no STREAM frame is sent
+ * again once RESET_STREAM is) and a RESET_STREAM with the bytes written so
+ * far as its Final Size is queued; it is sent again until acknowledged.
+ * Softirq or process context; GFP_ATOMIC.
+ *
+ * Return: 0, -EALREADY when the part was reset or fully acknowledged
+ * already, -EINVAL for a stream without a sending part, -ENOMEM (the
+ * stream is then left as it was).
+ */
+int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_RESET_STREAM };
+	u32 old_errcode = s->send.errcode;
+	u8 old_state = s->send.state;
+	int err;
+
+	sock_owned_by_me(sk);
+	err = quic_stream_send_reset(s, errcode);
+	if (err)
+		return err;
+	f.reset.id = s->id;
+	f.reset.errcode = errcode;
+	f.reset.final_size = s->send.bytes;
+	err = quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_ATOMIC);
+	if (err) {
+		/* A part in Reset Sent with no RESET_STREAM queued would never
+		 * send one (RFC 9000 Section 3.5): back to where it was, its
+		 * data kept, for the STOP_SENDING sent again or the
+		 * application's next try.
+		 */
+		s->send.state = old_state;
+		s->send.errcode = old_errcode;
+		return err;
+	}
+	quic_outq_stream_purge(quic_outq(sk), s);
+	/* Room freed by the purge: a writer on another stream may go on. */
+	sk->sk_write_space(sk);
 	return 0;
 }

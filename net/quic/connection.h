@@ -26,6 +26,7 @@
 
 struct proto_accept_arg;
 struct quic_crypto_secret;
+struct quic_stream;
 struct sock;
 
 /* Connection ID length this endpoint picks for itself and, as a client, for
@@ -106,5 +107,8 @@ bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
 void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
 struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
 				   const union quic_addr *peer);
+
+bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
+int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode);
 
 #endif /* __net_quic_connection_h__ */

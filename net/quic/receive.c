@@ -36,7 +36,6 @@
 #include "packet.h"
 #include "receive.h"
 #include "socket.h"
-#include "sockmsg.h"
 #include "ticket.h"
 #include "transmit.h"
 #include "version.h"

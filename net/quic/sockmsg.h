@@ -26,8 +26,6 @@ __poll_t quic_inet_poll(struct file *file, struct socket *sock, poll_table *wait
 int quic_ioctl(struct sock *sk, int cmd, int *karg);
 
 int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen);
-bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
-int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode);
 int quic_msg_stream_reset_opt(struct sock *sk, sockptr_t optval, unsigned int optlen);
 int quic_msg_stop_sending_opt(struct sock *sk, sockptr_t optval, unsigned int optlen);
 
