@@ -33,6 +33,7 @@
 #include "crypto.h"
 #include "packet.h"
 #include "receive.h"
+#include "request.h"
 #include "socket.h"
 #include "transmit.h"
 #include "version.h"

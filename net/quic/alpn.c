@@ -46,6 +46,7 @@
 #include "frame.h"
 #include "packet.h"
 #include "receive.h"
+#include "request.h"
 #include "socket.h"
 
 /* ------------------------------------------------------------ listeners */

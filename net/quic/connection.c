@@ -22,10 +22,12 @@
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
+#include "lookup.h"
 #include "migrate.h"
 #include "packet.h"
 #include "param.h"
 #include "receive.h"
+#include "request.h"
 #include "socket.h"
 #include "ticket.h"
 #include "version.h"
@@ -296,20 +298,6 @@ int quic_conn_init(struct sock *sk)
 	return 0;
 }
 
-static void quic_conn_request_free(struct quic_request *req);
-
-static void quic_conn_requests_purge(struct sock *sk)
-{
-	struct quic_sock *qs = quic_sk(sk);
-	struct quic_request *req, *tmp;
-
-	list_for_each_entry_safe(req, tmp, &qs->requests, list) {
-		list_del_rcu(&req->list);
-		quic_conn_request_free(req);
-	}
-	qs->request_count = 0;
-}
-
 /**
  * quic_conn_free - release the connection state of a socket
  * @sk: the socket, from its proto destroy
@@ -531,24 +519,6 @@ out_route:
 	return err;
 }
 
-/* A listener already serves this address and port, and may not share it
- * (alpn.c). Called under the bucket lock.
- */
-static bool quic_conn_listen_taken(struct sock *sk, struct quic_hash_head *head)
-{
-	union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
-	struct net *net = sock_net(sk);
-	struct sock *other;
-
-	sk_for_each(other, &head->head) {
-		if (other != sk && net_eq(sock_net(other), net) &&
-		    quic_cmp_sk_addr(other, quic_path_saddr(quic_paths(other), 0), a) &&
-		    !quic_alpn_listen_shares(sk, other))
-			return true;
-	}
-	return false;
-}
-
 /**
  * quic_conn_listen - listen(): accept connections on the bound address
  * @sock: the socket
@@ -594,178 +564,7 @@ out:
 	return err;
 }
 
-/**
- * quic_conn_hash - enter a socket in the lookup table of its state
- * @sk: a listening or connecting socket, locked by the caller
- *
- * Listeners are found by local port, connected sockets by address pair
- * (the receive path tries connection IDs first).
- *
- * Return: 0, or -EADDRINUSE for a listener whose address is taken.
- */
-int quic_conn_hash(struct sock *sk)
-{
-	struct quic_path_group *paths = quic_paths(sk);
-	struct net *net = sock_net(sk);
-	struct quic_hash_head *head;
-
-	sock_owned_by_me(sk);
-	if (quic_is_listen(sk))
-		head = quic_listen_sock_head(net, ntohs(quic_path_saddr(paths, 0)->v4.sin_port));
-	else
-		head = quic_sock_head(net, quic_path_saddr(paths, 0), quic_path_daddr(paths, 0));
-
-	spin_lock_bh(&head->s_lock);
-	/* Checked and added under one lock: two listen() calls cannot both
-	 * pass the check.
-	 */
-	if (quic_is_listen(sk) && quic_conn_listen_taken(sk, head)) {
-		spin_unlock_bh(&head->s_lock);
-		return -EADDRINUSE;
-	}
-	sk_add_node_rcu(sk, &head->head);
-	spin_unlock_bh(&head->s_lock);
-	return 0;
-}
-
-/**
- * quic_conn_unhash - remove a socket from its lookup table
- * @sk: the socket, still in the state it was hashed in
- *
- * Readers under RCU may still see the socket: it is freed after a grace
- * period (SOCK_RCU_FREE) and they take their reference with
- * refcount_inc_not_zero().
- */
-void quic_conn_unhash(struct sock *sk)
-{
-	struct quic_path_group *paths = quic_paths(sk);
-	struct net *net = sock_net(sk);
-	struct quic_hash_head *head;
-
-	if (sk_unhashed(sk))
-		return;
-	if (quic_is_listen(sk))
-		head = quic_listen_sock_head(net, ntohs(quic_path_saddr(paths, 0)->v4.sin_port));
-	else
-		head = quic_sock_head(net, quic_path_saddr(paths, 0), quic_path_daddr(paths, 0));
-
-	spin_lock_bh(&head->s_lock);
-	sk_del_node_init_rcu(sk);
-	spin_unlock_bh(&head->s_lock);
-	quic_alpn_listen_stop(sk);
-}
-
-static void quic_conn_request_free(struct quic_request *req)
-{
-	__skb_queue_purge(&req->skbs);
-	kfree_rcu(req, rcu);
-}
-
 /* The client waiting for accept() that @info's datagram comes from. */
-static struct quic_request *quic_conn_request_find(struct sock *sk,
-						   const struct quic_request *info)
-{
-	struct quic_request *req;
-
-	list_for_each_entry(req, &quic_sk(sk)->requests, list)
-		if (quic_conn_id_equal(&req->dcid, &info->dcid) &&
-		    !memcmp(&req->daddr, &info->daddr, sizeof(info->daddr)))
-			return req;
-	return NULL;
-}
-
-/**
- * quic_conn_request_add - queue a new client on a listener
- * @sk: the listening socket, owned by the caller (softirq with the socket
- *	spinlock and not owned by a user, or its backlog processing)
- * @info: the client's addresses, connection IDs and version
- * @skb: the datagram that carried its Initial, or NULL; on success it is
- *	kept and processed by the new socket after accept()
- *
- * A client already queued (same address and Destination Connection ID, a
- * retransmitted Initial) is not queued twice: its datagram joins the
- * request, up to %QUIC_REQUEST_SKBS of them.
- *
- * Return: 0; -EEXIST for a client already queued whose datagram was not
- * kept; -ENOBUFS when the backlog is full; -ENOMEM; -EINVAL when @sk does
- * not listen. On error @skb still belongs to the caller.
- */
-int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
-			  struct sk_buff *skb)
-{
-	struct quic_sock *qs = quic_sk(sk);
-	struct quic_request *req;
-
-	if (!quic_is_listen(sk))
-		return -EINVAL;
-	req = quic_conn_request_find(sk, info);
-	if (req) {
-		if (!skb || skb_queue_len(&req->skbs) >= QUIC_REQUEST_SKBS)
-			return -EEXIST;
-		__skb_queue_tail(&req->skbs, skb);
-		return 0;
-	}
-	if (qs->request_count >= READ_ONCE(sk->sk_max_ack_backlog))
-		return -ENOBUFS;
-
-	req = kmemdup(info, sizeof(*info), GFP_ATOMIC);
-	if (!req)
-		return -ENOMEM;
-	__skb_queue_head_init(&req->skbs);
-	if (skb)
-		__skb_queue_tail(&req->skbs, skb);
-	list_add_tail_rcu(&req->list, &qs->requests);
-	qs->request_count++;
-	sk->sk_data_ready(sk);
-	return 0;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_request_add);
-
-/**
- * quic_conn_request_queued - tell whether a client waits in a listener's queue
- * @sk: a listener, not locked: the caller holds rcu_read_lock()
- * @dcid: Destination Connection ID of the client's first Initial
- * @daddr: the client's address
- *
- * The queue changes under the listener's lock; entries are freed after a
- * grace period, so the walk is safe, and a client added or taken meanwhile
- * may be seen either way.
- *
- * Return: true when a client with that ID and address is queued.
- */
-bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
-			      const union quic_addr *daddr)
-{
-	struct quic_request *req;
-
-	list_for_each_entry_rcu(req, &quic_sk(sk)->requests, list)
-		if (quic_conn_id_equal(&req->dcid, dcid) &&
-		    !memcmp(&req->daddr, daddr, sizeof(*daddr)))
-			return true;
-	return false;
-}
-
-/**
- * quic_conn_request_append - queue a later datagram of a client waiting for accept()
- * @sk: the listener, owned by the caller
- * @info: its Destination Connection ID and addresses
- * @skb: the datagram (0-RTT packets that followed the first Initial)
- *
- * Return: 0; -ENOENT when no such client waits, -EEXIST when its queue is
- * full. On error @skb still belongs to the caller.
- */
-int quic_conn_request_append(struct sock *sk, const struct quic_request *info,
-			     struct sk_buff *skb)
-{
-	struct quic_request *req = quic_conn_request_find(sk, info);
-
-	if (!req)
-		return -ENOENT;
-	if (skb_queue_len(&req->skbs) >= QUIC_REQUEST_SKBS)
-		return -EEXIST;
-	__skb_queue_tail(&req->skbs, skb);
-	return 0;
-}
 
 /* Wait until a client is queued, like inet_csk_wait_for_connect(). */
 static int quic_conn_wait_request(struct sock *sk, long timeo)
@@ -1010,84 +809,6 @@ out:
 	arg->err = err;
 	return newsk;
 }
-
-/**
- * quic_conn_listen_lookup - find the listener for a datagram to @local
- * @net: namespace of the receiving tunnel
- * @local: the address and port the datagram was sent to
- * @skb: the datagram (skb->data at its first QUIC packet), or NULL
- * @held: for the receive path: where a datagram held back for ALPN routing
- *	is returned, to be processed before @skb; or NULL
- *
- * Listeners bound to that very address are preferred over wildcard ones.
- * When several share it, @skb's ClientHello chooses (alpn.c); without
- * @skb the first one is taken. Called under rcu_read_lock() (receive path).
- *
- * Return: the listening socket with a reference taken, NULL, or
- * ERR_PTR(-EINPROGRESS) when @skb was held back (see quic_alpn_route()).
- */
-struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
-				     struct sk_buff *skb, struct sk_buff **held)
-{
-	bool specific = false, shared = false;
-	struct quic_hash_head *head;
-	struct sock *sk, *best = NULL;
-
-	head = quic_listen_sock_head(net, ntohs(local->v4.sin_port));
-	sk_for_each_rcu(sk, &head->head) {
-		union quic_addr *a = quic_path_saddr(quic_paths(sk), 0);
-
-		if (!net_eq(sock_net(sk), net) || !quic_cmp_sk_addr(sk, a, local))
-			continue;
-		if (!best || (!quic_addr_is_any(a) && !specific)) {
-			best = sk;
-			specific = !quic_addr_is_any(a);
-			shared = false;
-		} else if (quic_addr_is_any(a) != specific) {
-			shared = true;
-		}
-	}
-	if (best && shared && skb) {
-		best = quic_alpn_route(net, head, local, best, skb, held);
-		if (IS_ERR(best))
-			return best;
-	}
-	if (best && !refcount_inc_not_zero(&best->sk_refcnt))
-		best = NULL;
-	return best;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_listen_lookup);
-
-/**
- * quic_conn_addr_lookup - find a connected socket by its address pair
- * @net: namespace of the receiving tunnel
- * @local: the address the datagram was sent to
- * @peer: the address it came from
- *
- * For packets whose Destination Connection ID is empty or unknown.
- * Called under rcu_read_lock() (receive path).
- *
- * Return: the socket with a reference taken, or NULL.
- */
-struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
-				   const union quic_addr *peer)
-{
-	struct quic_hash_head *head = quic_sock_head(net, local, peer);
-	struct sock *sk;
-
-	sk_for_each_rcu(sk, &head->head) {
-		struct quic_path_group *paths = quic_paths(sk);
-
-		if (!net_eq(sock_net(sk), net) ||
-		    !quic_cmp_sk_addr(sk, quic_path_saddr(paths, 0), local) ||
-		    !quic_cmp_sk_addr(sk, quic_path_daddr(paths, 0), peer))
-			continue;
-		if (refcount_inc_not_zero(&sk->sk_refcnt))
-			return sk;
-	}
-	return NULL;
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_addr_lookup);
 
 /**
  * quic_conn_apply_remote - take the peer's transport parameters into use

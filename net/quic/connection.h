@@ -35,41 +35,6 @@ struct sock;
  */
 #define QUIC_CONN_ID_OWN_LEN		QUIC_CONN_ID_DEF_LEN
 
-/* Datagrams of one waiting client kept for its new socket. */
-#define QUIC_REQUEST_SKBS		4
-
-/**
- * struct quic_request - a client waiting in a listener's accept queue
- * @list: entry in the listener's queue
- * @saddr: our address the client's Initial was sent to
- * @daddr: the client's address
- * @dcid: Destination Connection ID of the client's first Initial: it keys
- *	the Initial packets (RFC 9001 Section 5.2) and comes back as our
- *	original_destination_connection_id (RFC 9000 Section 7.3)
- * @scid: the client's Source Connection ID, our Destination Connection ID
- * @odcid: after a Retry: the client's first Destination Connection ID, from
- *	the token (then @dcid is the Retry's Source Connection ID)
- * @version: QUIC version of the client's Initial
- * @retry: the Initial carried a valid Retry token
- * @validated: the Initial carried a valid token: the address is validated
- * @skbs: the client's datagrams, processed by the new socket after accept()
- * @rcu: freed after a grace period: ALPN routing looks for a client in the
- *	queues of all listeners sharing a port (alpn.c)
- */
-struct quic_request {
-	struct list_head list;
-	union quic_addr saddr;
-	union quic_addr daddr;
-	struct quic_conn_id dcid;
-	struct quic_conn_id scid;
-	struct quic_conn_id odcid;
-	u32 version;
-	u8 retry:1;
-	u8 validated:1;
-	struct sk_buff_head skbs;
-	struct rcu_head rcu;
-};
-
 int quic_conn_init(struct sock *sk);
 void quic_conn_free(struct sock *sk);
 
@@ -77,13 +42,7 @@ int quic_conn_bind(struct sock *sk, struct sockaddr *addr, int addr_len);
 int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len);
 int quic_conn_listen(struct socket *sock, int backlog);
 struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg);
-int quic_conn_hash(struct sock *sk);
-void quic_conn_unhash(struct sock *sk);
 
-int quic_conn_request_append(struct sock *sk, const struct quic_request *info,
-			     struct sk_buff *skb);
-int quic_conn_request_add(struct sock *sk, const struct quic_request *info,
-			  struct sk_buff *skb);
 int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);
 
 int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len);
@@ -100,13 +59,7 @@ int quic_conn_key_update(struct sock *sk);
 void quic_conn_key_updated(struct sock *sk, u8 phase);
 void quic_conn_key_check_limit(struct sock *sk);
 
-struct sock *quic_conn_listen_lookup(struct net *net, const union quic_addr *local,
-				     struct sk_buff *skb, struct sk_buff **held);
-bool quic_conn_request_queued(struct sock *sk, const struct quic_conn_id *dcid,
-			      const union quic_addr *daddr);
 void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
-struct sock *quic_conn_addr_lookup(struct net *net, const union quic_addr *local,
-				   const union quic_addr *peer);
 
 bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
 int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode);

@@ -45,6 +45,7 @@
 #include "connection.h"
 #include "event.h"
 #include "family.h"
+#include "lookup.h"
 #include "migrate.h"
 #include "socket.h"
 #include "timer.h"

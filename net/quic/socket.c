@@ -19,6 +19,7 @@
 
 #include "connection.h"
 #include "connid_ctl.h"
+#include "lookup.h"
 #include "migrate.h"
 #include "param.h"
 #include "receive.h"
@@ -74,31 +75,6 @@ static_assert(QUIC_TRANSPORT_ERROR_NO_VIABLE_PATH == 0x10);
 static_assert(QUIC_TRANSPORT_ERROR_VERSION_NEGOTIATION == 0x11);
 static_assert(MSG_QUIC_NOTIFICATION == MSG_NOTIFICATION && MSG_QUIC_STREAM_FIN == MSG_FIN);
 static_assert(QUIC_STREAM_RECV_STATE_RESET_READ == 11);
-
-/**
- * quic_set_state - move a socket to a new state, keeping the MIBs right
- * @sk: the socket (locked by the caller)
- * @state: one of enum quic_state
- */
-void quic_set_state(struct sock *sk, int state)
-{
-	struct net *net = sock_net(sk);
-
-	if (sk->sk_state == state)
-		return;
-
-	if (state == QUIC_SS_ESTABLISHED)
-		QUIC_INC_STATS(net, QUIC_MIB_CONN_CURRENTESTABS);
-	else if (quic_is_established(sk))
-		QUIC_DEC_STATS(net, QUIC_MIB_CONN_CURRENTESTABS);
-
-	if (state == QUIC_SS_CLOSED)
-		sk->sk_prot->unhash(sk);
-
-	inet_sk_set_state(sk, state);
-	sk->sk_state_change(sk);
-}
-EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_set_state);
 
 static bool quic_is_bool(u8 v)
 {

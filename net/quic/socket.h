@@ -304,7 +304,6 @@ static inline bool quic_is_closed(const struct sock *sk)
 	return sk->sk_state == QUIC_SS_CLOSED;
 }
 
-void quic_set_state(struct sock *sk, int state);
 void quic_sock_mem_sync(struct sock *sk);
 bool quic_sock_wmem_charge(struct sock *sk, u32 bytes);
 

@@ -28,6 +28,7 @@
 #include "../connection.h"
 #include "../connid_ctl.h"
 #include "../crypto.h"
+#include "../lookup.h"
 #include "../packet.h"
 #include "../transmit.h"
 #include "../socket.h"

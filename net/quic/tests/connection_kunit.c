@@ -16,7 +16,9 @@
 #include <uapi/linux/tls.h>
 
 #include "../connection.h"
+#include "../lookup.h"
 #include "../param.h"
+#include "../request.h"
 #include "../socket.h"
 #include "util.h"
 

@@ -15,6 +15,7 @@
 #include <linux/udp.h>
 #include <net/inet_ecn.h>
 
+#include "../lookup.h"
 #include "../socket.h"
 #include "util.h"
 

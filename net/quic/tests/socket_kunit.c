@@ -17,7 +17,9 @@
 #include "../addrval.h"
 #include "../connection.h"
 #include "../connid_ctl.h"
+#include "../lookup.h"
 #include "../param.h"
+#include "../request.h"
 #include "../socket.h"
 #include "util.h"
 
