@@ -23,7 +23,7 @@
 #include "procfs.h"
 #include "socket.h"
 
-static unsigned int quic_net_id __read_mostly;
+unsigned int quic_net_id __read_mostly;
 
 struct percpu_counter quic_sockets_allocated;
 
@@ -31,17 +31,6 @@ long sysctl_quic_mem[3];
 EXPORT_SYMBOL_IF_QUIC_KUNIT(sysctl_quic_mem);
 int sysctl_quic_rmem[3];
 int sysctl_quic_wmem[3];
-
-/**
- * quic_net - QUIC state of a network namespace
- * @net: the namespace
- *
- * Return: the namespace's struct quic_net.
- */
-struct quic_net *quic_net(struct net *net)
-{
-	return net_generic(net, quic_net_id);
-}
 
 /*
  * The three values of each sysctl are a minimum, a default and a maximum:

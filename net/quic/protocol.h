@@ -6,6 +6,7 @@
 #ifndef __net_quic_protocol_h__
 #define __net_quic_protocol_h__
 
+#include <net/netns/generic.h>
 #include <net/snmp.h>
 
 #include "crypto.h"
@@ -62,7 +63,20 @@ struct quic_net {
 #endif
 };
 
-struct quic_net *quic_net(struct net *net);
+extern unsigned int quic_net_id;
+
+/**
+ * quic_net - QUIC state of a network namespace
+ * @net: the namespace
+ *
+ * An inline accessor: every layer reads its namespace's counters and keys.
+ *
+ * Return: the namespace's struct quic_net.
+ */
+static inline struct quic_net *quic_net(struct net *net)
+{
+	return net_generic(net, quic_net_id);
+}
 
 #define QUIC_INC_STATS(net, field)	SNMP_INC_STATS(quic_net(net)->stat, field)
 #define QUIC_DEC_STATS(net, field)	SNMP_DEC_STATS(quic_net(net)->stat, field)
