@@ -33,6 +33,7 @@
 #include "family.h"
 #include "frame.h"
 #include "lookup.h"
+#include "memory.h"
 #include "migrate.h"
 #include "packet.h"
 #include "receive.h"

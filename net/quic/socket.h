@@ -304,9 +304,6 @@ static inline bool quic_is_closed(const struct sock *sk)
 	return sk->sk_state == QUIC_SS_CLOSED;
 }
 
-void quic_sock_mem_sync(struct sock *sk);
-bool quic_sock_wmem_charge(struct sock *sk, u32 bytes);
-
 int quic_config_validate(const struct quic_config *c);
 
 #endif /* __net_quic_socket_h__ */

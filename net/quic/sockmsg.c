@@ -27,6 +27,7 @@
 
 #include "connection.h"
 #include "event.h"
+#include "memory.h"
 #include "socket.h"
 #include "sockmsg.h"
 #include "transmit.h"
