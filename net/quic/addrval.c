@@ -29,6 +29,7 @@
 #include <net/sock.h>
 
 #include "addrval.h"
+#include "close.h"
 #include "connection.h"
 #include "crypto.h"
 #include "packet.h"

@@ -33,6 +33,7 @@
 
 #include "close.h"
 #include "connection.h"
+#include "lookup.h"
 #include "socket.h"
 #include "transmit.h"
 
@@ -431,4 +432,39 @@ void quic_close_wq_destroy(void)
 {
 	destroy_workqueue(quic_close_wq);
 	quic_close_wq = NULL;
+}
+
+/**
+ * quic_conn_closed - the connection is over: wake every waiter
+ * @sk: the socket, owned by the caller
+ * @err: what the application's next call returns (positive errno)
+ *
+ * Safe from a timer handler: timers are stopped without waiting.
+ */
+void quic_conn_closed(struct sock *sk, int err)
+{
+	int i;
+
+	for (i = 0; i < QUIC_TIMER_MAX; i++)
+		quic_timer_stop(quic_timers(sk), i);
+	WRITE_ONCE(sk->sk_err, err);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	sk_error_report(sk);
+}
+
+/**
+ * quic_rcv_conn_error - close the connection because of the peer
+ * @sk: the socket, owned by the caller
+ * @errcode: transport error code (RFC 9000 Section 20.1)
+ * @frame_type: the frame type that caused it, or 0
+ *
+ * Sends CONNECTION_CLOSE and enters the closing state (close.c); the
+ * application sees EPROTO on its next call.
+ */
+void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
+{
+	struct quic_close_info info = { .errcode = errcode, .frame = frame_type };
+
+	quic_close_immediate(sk, &info, EPROTO);
 }

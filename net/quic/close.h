@@ -73,6 +73,8 @@ void quic_close_received(struct sock *sk, const struct quic_frame *f);
 void quic_close_rcv(struct sock *sk, struct sk_buff *skb);
 void quic_close_period_end(struct sock *sk);
 bool quic_close_linger(struct sock *sk);
+void quic_conn_closed(struct sock *sk, int err);
+void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type);
 
 int quic_close_wq_init(void);
 void quic_close_wq_destroy(void);

@@ -19,6 +19,7 @@
 #include <net/sock.h>
 
 #include "addrval.h"
+#include "close.h"
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
@@ -831,25 +832,6 @@ void quic_conn_apply_remote(struct sock *sk)
 	quic_cong_set_max_ack_delay(quic_cong(sk), r->max_ack_delay);
 	quic_conn_id_set_param(quic_dest(sk), quic_local_param(sk));
 	quic_conn_id_set_param(quic_source(sk), r);
-}
-
-/**
- * quic_conn_closed - the connection is over: wake every waiter
- * @sk: the socket, owned by the caller
- * @err: what the application's next call returns (positive errno)
- *
- * Safe from a timer handler: timers are stopped without waiting.
- */
-void quic_conn_closed(struct sock *sk, int err)
-{
-	int i;
-
-	for (i = 0; i < QUIC_TIMER_MAX; i++)
-		quic_timer_stop(quic_timers(sk), i);
-	WRITE_ONCE(sk->sk_err, err);
-	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
-	quic_set_state(sk, QUIC_SS_CLOSED);
-	sk_error_report(sk);
 }
 
 /**

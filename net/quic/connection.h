@@ -48,7 +48,6 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);
 int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len);
 int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len);
 void quic_conn_apply_remote(struct sock *sk);
-void quic_conn_closed(struct sock *sk, int err);
 void quic_conn_discard_level(struct sock *sk, u8 level);
 void quic_conn_confirmed(struct sock *sk);
 void quic_conn_idle_restart(struct sock *sk);

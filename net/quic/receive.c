@@ -27,6 +27,7 @@
 #include <net/udp.h>
 
 #include "addrval.h"
+#include "close.h"
 #include "connection.h"
 #include "connid_ctl.h"
 #include "event.h"
@@ -53,22 +54,6 @@ struct quic_rcv_pkt {
 	bool closed;
 	u64 now;
 };
-
-/**
- * quic_rcv_conn_error - close the connection because of the peer
- * @sk: the socket, owned by the caller
- * @errcode: transport error code (RFC 9000 Section 20.1)
- * @frame_type: the frame type that caused it, or 0
- *
- * Sends CONNECTION_CLOSE and enters the closing state (close.c); the
- * application sees EPROTO on its next call.
- */
-void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
-{
-	struct quic_close_info info = { .errcode = errcode, .frame = frame_type };
-
-	quic_close_immediate(sk, &info, EPROTO);
-}
 
 static int quic_rcv_ack(struct sock *sk, struct quic_rcv_pkt *rp, const struct quic_frame *f)
 {

@@ -46,6 +46,5 @@ static_assert(sizeof(struct quic_skb_cb) <= sizeof_field(struct sk_buff, cb));
 int quic_rcv(struct sock *udp_sk, struct sk_buff *skb);
 int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb);
 void quic_rcv_pending_retry(struct sock *sk);
-void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type);
 
 #endif /* __net_quic_receive_h__ */
