@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * QUIC connections (RFC 9000 Section 5): the socket calls that create one
- * (bind, connect, listen, accept), the state they set up (connection IDs,
- * Initial keys, packet number spaces, the stream table) and the lookups
- * that find the socket a received datagram belongs to.
+ * The core of one QUIC connection (connection.c): the state a socket sets
+ * up for it (connection IDs, Initial keys, packet number spaces, the
+ * stream table), the handshake's keys and parameters, idle and keys.
  *
- * One QUIC socket is one connection. A listening socket holds the
- * requests of clients whose first Initial packet arrived and that no
- * accept() has taken yet; accept() turns one into a new socket in the
- * ESTABLISHING state, on which the server side of the handshake runs.
+ * One QUIC socket is one connection. The socket calls that make one are
+ * in connect.h; the lookup tables in lookup.h; the accept queue in
+ * request.h.
  *
- * Locking: the socket calls take the socket lock themselves; functions
- * that need it held say so and assert it. The lookups run under RCU from
- * the receive path (softirq) and return a socket reference.
+ * Locking: functions that need the socket lock held say so and assert it.
  */
 
 #ifndef __net_quic_connection_h__
@@ -37,11 +33,6 @@ struct sock;
 
 int quic_conn_init(struct sock *sk);
 void quic_conn_free(struct sock *sk);
-
-int quic_conn_bind(struct sock *sk, struct sockaddr *addr, int addr_len);
-int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len);
-int quic_conn_listen(struct socket *sock, int backlog);
-struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg);
 
 int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);
 

@@ -44,6 +44,7 @@ void quic_conn_requests_purge(struct sock *sk)
 	qs->request_count = 0;
 }
 
+/* The client waiting for accept() that @info's datagram comes from. */
 static struct quic_request *quic_conn_request_find(struct sock *sk,
 						   const struct quic_request *info)
 {

@@ -16,6 +16,7 @@
 #include <net/transp_v6.h>
 #include <uapi/linux/tls.h>
 
+#include "connect.h"
 #include "connection.h"
 #include "connid_ctl.h"
 #include "lookup.h"
