@@ -23,6 +23,7 @@
 
 #include "connect.h"
 #include "connection.h"
+#include "endpoint.h"
 #include "lookup.h"
 #include "receive.h"
 #include "request.h"

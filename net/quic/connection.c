@@ -29,9 +29,6 @@
 #include "version.h"
 #include "transmit.h"
 
-/* Bytes of a quoted QUIC packet that hold its Destination Connection ID. */
-#define QUIC_CONN_PTB_QUOTE	(6 + QUIC_CONN_ID_MAX_LEN)
-
 /*
  * The quoted packet's Destination Connection ID is one of the peer's: the
  * active one's length tells where a short header's ends. False when the
@@ -77,52 +74,6 @@ void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len)
 	quic_xmit_pmtu_toobig(sk, mtu);
 	quic_xmit(sk);
 }
-
-/*
- * An ICMP Packet Too Big about a datagram we sent (RFC 9000 Section
- * 14.2.1). The quoted datagram looks like a received one: network header
- * at its IP header, transport header at its UDP header, so its source is
- * our address and its destination the peer's. Validation (RFC 8085
- * Section 5.2, RFC 8899 Section 4.6.1): both addresses and ports match a
- * connection, and the quoted packet names one of the peer's connection
- * IDs; a message that does not quote that much is ignored. While the
- * owner holds the socket the report waits for release_cb, as TCP's does.
- * Context: softirq, under rcu_read_lock().
- */
-static void quic_conn_udp_toobig(struct sock *udp_sk, struct sk_buff *skb, u32 mtu)
-{
-	u32 off = skb_transport_offset(skb) + sizeof(struct udphdr), len;
-	u8 quote[QUIC_CONN_PTB_QUOTE];
-	union quic_addr local, peer;
-	struct quic_sock *qs;
-	struct sock *sk;
-
-	if (skb->len <= off)
-		return;
-	len = min_t(u32, skb->len - off, sizeof(quote));
-	if (skb_copy_bits(skb, off, quote, len))
-		return;
-	quic_get_msg_addrs(skb, udp_hdr(skb), &peer, &local);
-	sk = quic_conn_addr_lookup(sock_net(udp_sk), &local, &peer);
-	if (!sk)
-		return;
-	qs = quic_sk(sk);
-	bh_lock_sock(sk);
-	if (!sock_owned_by_user(sk)) {
-		quic_conn_ptb(sk, mtu, quote, len);
-	} else {
-		qs->ptb_mtu = mtu;
-		memcpy(qs->ptb_quote, quote, len);
-		qs->ptb_quote_len = len;
-	}
-	bh_unlock_sock(sk);
-	sock_put(sk);
-}
-
-static const struct quic_udp_ops quic_conn_udp_ops = {
-	.rcv	= quic_rcv,
-	.toobig	= quic_conn_udp_toobig,
-};
 
 /* The sending part of @s ended (outqueue callback, socket owned). */
 static void quic_conn_stream_acked(struct quic_outq *outq, struct quic_stream *s)
@@ -258,13 +209,15 @@ void quic_conn_key_check_limit(struct sock *sk)
 /**
  * quic_conn_init - set up the connection state of a new socket
  * @sk: the socket, from its proto init (process context)
+ * @udp_ops: what the UDP tunnels of its paths hand received datagrams and
+ *	ICMP reports to (endpoint.c)
  *
  * Everything quic_conn_free() releases is made safe to release first, so a
  * failure part way leaves a socket that can be destroyed.
  *
  * Return: 0, or -ENOMEM.
  */
-int quic_conn_init(struct sock *sk)
+int quic_conn_init(struct sock *sk, const struct quic_udp_ops *udp_ops)
 {
 	struct quic_sock *qs = quic_sk(sk);
 	int i, err;
@@ -273,7 +226,7 @@ int quic_conn_init(struct sock *sk)
 	quic_close_init(sk);
 	quic_conn_id_set_init(&qs->source, true, sock_net(sk), sk);
 	quic_conn_id_set_init(&qs->dest, false, sock_net(sk), sk);
-	quic_path_group_init(&qs->paths, &quic_conn_udp_ops, false);
+	quic_path_group_init(&qs->paths, udp_ops, false);
 
 	__skb_queue_head_init(&qs->pending);
 	qs->send_stream_id = -1;

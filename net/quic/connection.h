@@ -23,6 +23,7 @@
 struct proto_accept_arg;
 struct quic_crypto_secret;
 struct quic_stream;
+struct quic_udp_ops;
 struct sock;
 
 /* Connection ID length this endpoint picks for itself and, as a client, for
@@ -31,7 +32,10 @@ struct sock;
  */
 #define QUIC_CONN_ID_OWN_LEN		QUIC_CONN_ID_DEF_LEN
 
-int quic_conn_init(struct sock *sk);
+/* Bytes of a quoted QUIC packet that hold its Destination Connection ID. */
+#define QUIC_CONN_PTB_QUOTE	(6 + QUIC_CONN_ID_MAX_LEN)
+
+int quic_conn_init(struct sock *sk, const struct quic_udp_ops *udp_ops);
 void quic_conn_free(struct sock *sk);
 
 int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt);

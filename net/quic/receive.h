@@ -43,8 +43,7 @@ struct quic_skb_cb {
 #define QUIC_SKB_CB(skb)	((struct quic_skb_cb *)&((skb)->cb[0]))
 static_assert(sizeof(struct quic_skb_cb) <= sizeof_field(struct sk_buff, cb));
 
-int quic_rcv(struct sock *udp_sk, struct sk_buff *skb);
-int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb);
+void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb);
 void quic_rcv_pending_retry(struct sock *sk);
 
 #endif /* __net_quic_receive_h__ */

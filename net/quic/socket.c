@@ -19,6 +19,7 @@
 #include "connect.h"
 #include "connection.h"
 #include "connid_ctl.h"
+#include "endpoint.h"
 #include "lookup.h"
 #include "memory.h"
 #include "migrate.h"
@@ -204,7 +205,7 @@ static int quic_init_sock(struct sock *sk)
 	local_bh_enable();
 
 	/* On failure the caller releases the socket, destroy included. */
-	err = quic_conn_init(sk);
+	err = quic_conn_init(sk, &quic_conn_udp_ops);
 	quic_inq(sk)->charge = quic_sock_rmem_charge;
 	return err;
 }

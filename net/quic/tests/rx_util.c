@@ -24,6 +24,7 @@
 
 #include "../connid.h"
 #include "../crypto.h"
+#include "../endpoint.h"
 #include "../packet.h"
 #include "../path.h"
 #include "../pnspace.h"

@@ -52,6 +52,7 @@
 #include <net/sock.h>
 
 #include "../connid.h"
+#include "../endpoint.h"
 #include "../frame.h"
 #include "../packet.h"
 #include "../param.h"

@@ -13,6 +13,7 @@
 #include <linux/udp.h>
 #include <net/net_namespace.h>
 
+#include "../endpoint.h"
 #include "../path.h"
 #include "../receive.h"
 #include "util.h"
