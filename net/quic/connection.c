@@ -206,6 +206,33 @@ void quic_conn_key_check_limit(struct sock *sk)
 	quic_conn_key_work_arm(sk, 0);
 }
 
+/* RFC 9000 Section 10.1: the connection is silently closed. Once closed,
+ * the same timer measures the closing or draining period (close.c).
+ */
+static void quic_conn_idle_fire(struct sock *sk)
+{
+	if (quic_conn_keepalive(sk))
+		return;
+	if (quic_is_establishing(sk) || quic_is_established(sk))
+		quic_conn_closed(sk, ETIMEDOUT);
+	else
+		quic_close_period_end(sk);
+}
+
+/* Expiry handlers of every socket's timers (timer.c): softirq, socket
+ * spinlock held, or release_sock() of the owner.
+ */
+static const struct quic_timer_ops quic_conn_timer_ops = {
+	.fire = {
+		[QUIC_TIMER_LOSS]	= quic_xmit_loss_fire,
+		[QUIC_TIMER_ACK]	= quic_xmit_ack_fire,
+		[QUIC_TIMER_IDLE]	= quic_conn_idle_fire,
+		[QUIC_TIMER_PACE]	= quic_xmit_pace_fire,
+		[QUIC_TIMER_PMTU]	= quic_xmit_pmtu_fire,
+		[QUIC_TIMER_PATH]	= quic_migrate_path_timeout,
+	},
+};
+
 /**
  * quic_conn_init - set up the connection state of a new socket
  * @sk: the socket, from its proto init (process context)
@@ -237,7 +264,7 @@ int quic_conn_init(struct sock *sk, const struct quic_udp_ops *udp_ops)
 	quic_inq_init(&qs->inq);
 	INIT_DELAYED_WORK(&qs->key_work, quic_conn_key_work);
 	INIT_WORK(&qs->retry_work, quic_addrval_retry_work);
-	quic_timer_init(sk, &qs->timers, &quic_xmit_timer_ops);
+	quic_timer_init(sk, &qs->timers, &quic_conn_timer_ops);
 
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {
 		err = quic_pnspace_init(&qs->space[i], GFP_KERNEL);

@@ -962,7 +962,17 @@ void quic_xmit_close(struct sock *sk, const struct quic_close_info *info)
 	__quic_xmit(sk, false);
 }
 
-static void quic_xmit_loss_fire(struct sock *sk)
+/**
+ * quic_xmit_loss_fire - the loss detection timer expired
+ * @sk: the socket
+ *
+ * RFC 9002 Section 6: packets are declared lost or a PTO probe is due;
+ * what that calls for is sent.
+ *
+ * Context: a timer expiry (timer.c): softirq with the socket spinlock held,
+ * or release_sock() of the owner.
+ */
+void quic_xmit_loss_fire(struct sock *sk)
 {
 	u8 level;
 
@@ -971,21 +981,46 @@ static void quic_xmit_loss_fire(struct sock *sk)
 	quic_xmit(sk);
 }
 
-/* max_ack_delay is up: the ACK frame owed goes, alone if need be. */
-static void quic_xmit_ack_fire(struct sock *sk)
+/**
+ * quic_xmit_ack_fire - max_ack_delay is up
+ * @sk: the socket
+ *
+ * The ACK frame owed goes, alone if need be.
+ *
+ * Context: a timer expiry (timer.c): softirq with the socket spinlock held,
+ * or release_sock() of the owner.
+ */
+void quic_xmit_ack_fire(struct sock *sk)
 {
 	quic_pnspace(sk, QUIC_CRYPTO_APP)->ack_delayed = 0;
 	quic_xmit(sk);
 }
 
-/* RFC 9002 Section 7.7: the pacer lets the next datagrams go. */
-static void quic_xmit_pace_fire(struct sock *sk)
+/**
+ * quic_xmit_pace_fire - the pacer lets the next datagrams go
+ * @sk: the socket
+ *
+ * RFC 9002 Section 7.7.
+ *
+ * Context: a timer expiry (timer.c): softirq with the socket spinlock held,
+ * or release_sock() of the owner.
+ */
+void quic_xmit_pace_fire(struct sock *sk)
 {
 	quic_xmit(sk);
 }
 
-/* PLPMTUD: PROBE_TIMER (the probe counts as lost) or PMTU_RAISE_TIMER. */
-static void quic_xmit_pmtu_fire(struct sock *sk)
+/**
+ * quic_xmit_pmtu_fire - a PLPMTUD timer expired
+ * @sk: the socket
+ *
+ * PROBE_TIMER (the probe counts as lost) or PMTU_RAISE_TIMER
+ * (RFC 8899 Section 5.1.1).
+ *
+ * Context: a timer expiry (timer.c): softirq with the socket spinlock held,
+ * or release_sock() of the owner.
+ */
+void quic_xmit_pmtu_fire(struct sock *sk)
 {
 	struct quic_plpmtud *pl = quic_path_pl(quic_paths(sk));
 
@@ -998,31 +1033,3 @@ static void quic_xmit_pmtu_fire(struct sock *sk)
 	quic_xmit_pmtu_timer(sk);
 	quic_xmit(sk);
 }
-
-/* RFC 9000 Section 10.1: the connection is silently closed. Once closed,
- * the same timer measures the closing or draining period (close.c).
- */
-static void quic_xmit_idle_fire(struct sock *sk)
-{
-	if (quic_conn_keepalive(sk))
-		return;
-	if (quic_is_establishing(sk) || quic_is_established(sk))
-		quic_conn_closed(sk, ETIMEDOUT);
-	else
-		quic_close_period_end(sk);
-}
-
-/* Expiry handlers of every socket's timers (timer.c): softirq, socket
- * spinlock held, or release_sock() of the owner. The path validation
- * timer's is migrate.c's.
- */
-const struct quic_timer_ops quic_xmit_timer_ops = {
-	.fire = {
-		[QUIC_TIMER_LOSS]	= quic_xmit_loss_fire,
-		[QUIC_TIMER_ACK]	= quic_xmit_ack_fire,
-		[QUIC_TIMER_IDLE]	= quic_xmit_idle_fire,
-		[QUIC_TIMER_PACE]	= quic_xmit_pace_fire,
-		[QUIC_TIMER_PMTU]	= quic_xmit_pmtu_fire,
-		[QUIC_TIMER_PATH]	= quic_migrate_path_timeout,
-	},
-};

@@ -45,7 +45,10 @@ void quic_xmit_pmtu_restart(struct sock *sk);
 void quic_xmit_pmtu_check(struct sock *sk);
 void quic_xmit_pmtu_toobig(struct sock *sk, u32 mtu);
 
-extern const struct quic_timer_ops quic_xmit_timer_ops;
+void quic_xmit_loss_fire(struct sock *sk);
+void quic_xmit_ack_fire(struct sock *sk);
+void quic_xmit_pace_fire(struct sock *sk);
+void quic_xmit_pmtu_fire(struct sock *sk);
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 /**
