@@ -73,6 +73,7 @@ void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len)
 		return;
 	quic_xmit_pmtu_toobig(sk, mtu);
 	quic_xmit(sk);
+	quic_conn_flush(sk);
 }
 
 /* The sending part of @s ended (outqueue callback, socket owned). */
@@ -206,6 +207,37 @@ void quic_conn_key_check_limit(struct sock *sk)
 	quic_conn_key_work_arm(sk, 0);
 }
 
+/**
+ * quic_conn_flush - act on what transmission noticed
+ * @sk: the socket, owned by the caller or its spinlock held (softirq)
+ *
+ * The engine (transmit.c) only records what it notices in
+ * &quic_sock.noticed; the connection acts on it here, at the end of each
+ * received datagram, of each timer expiry and of each release_sock():
+ * a client's Initial keys go once it sent a Handshake packet (RFC 9001
+ * Section 4.9.1), keys near their confidentiality limit are updated (RFC
+ * 9001 Section 6.6), and an ack-eliciting packet restarts the idle timer
+ * (RFC 9000 Section 10.1).
+ */
+void quic_conn_flush(struct sock *sk)
+{
+	struct quic_sock *qs = quic_sk(sk);
+	u8 noticed = qs->noticed;
+
+	sock_owned_by_me(sk);
+	if (!noticed)
+		return;
+	qs->noticed = 0;
+	if (noticed & QUIC_XMIT_SAW_HANDSHAKE) {
+		quic_conn_discard_level(sk, QUIC_CRYPTO_INITIAL);
+		quic_xmit_timers_update(sk);
+	}
+	if (noticed & QUIC_XMIT_SAW_KEY_LIMIT)
+		quic_conn_key_check_limit(sk);
+	if (noticed & QUIC_XMIT_SAW_ACK_ELICITING)
+		quic_conn_idle_sent(sk);
+}
+
 /* RFC 9000 Section 10.1: the connection is silently closed. Once closed,
  * the same timer measures the closing or draining period (close.c).
  */
@@ -231,6 +263,7 @@ static const struct quic_timer_ops quic_conn_timer_ops = {
 		[QUIC_TIMER_PMTU]	= quic_xmit_pmtu_fire,
 		[QUIC_TIMER_PATH]	= quic_migrate_path_timeout,
 	},
+	.done = quic_conn_flush,
 };
 
 /**
@@ -509,8 +542,8 @@ static void quic_conn_established(struct sock *sk)
  * Connection ID, RFC 9001 Section 5.2). 0-RTT keys only exist for the
  * client to send and the server to receive (RFC 9001 Section 4.6.1). The
  * second direction of the 1-RTT keys completes the handshake and the socket
- * becomes ESTABLISHED. Packets held for the new keys are processed, and
- * whatever they allow is sent.
+ * becomes ESTABLISHED. The caller then processes the packets held for
+ * new receive keys (quic_rcv_pending_retry()) and sends what is due.
  *
  * Context: process context (installing keys allocates and may sleep).
  * Return: 0; -EINVAL outside ESTABLISHING, for the Initial level, a 0-RTT
@@ -546,9 +579,6 @@ int quic_conn_set_secret(struct sock *sk, const struct quic_crypto_secret *srt)
 	}
 	if (srt->level == QUIC_CRYPTO_APP && crypto->tx.ready && crypto->rx.ready)
 		quic_conn_established(sk);
-	if (!srt->send)
-		quic_rcv_pending_retry(sk);
-	quic_xmit(sk);
 	return 0;
 }
 

@@ -52,6 +52,7 @@ void quic_conn_set_keepalive(struct sock *sk, int val);
 int quic_conn_key_update(struct sock *sk);
 void quic_conn_key_updated(struct sock *sk, u8 phase);
 void quic_conn_key_check_limit(struct sock *sk);
+void quic_conn_flush(struct sock *sk);
 
 void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
 

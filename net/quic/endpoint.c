@@ -261,6 +261,7 @@ int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb)
 		quic_close_rcv(sk, skb);
 	else
 		kfree_skb(skb);
+	quic_conn_flush(sk);
 	/* Acknowledged and sent data went away: give its memory back. */
 	quic_sock_mem_sync(sk);
 	return 0;

@@ -281,6 +281,7 @@ static void quic_release_cb(struct sock *sk)
 		quic_conn_ptb(sk, qs->ptb_mtu, qs->ptb_quote, qs->ptb_quote_len);
 		qs->ptb_mtu = 0;
 	}
+	quic_conn_flush(sk);
 	quic_sock_mem_sync(sk);
 }
 
@@ -422,6 +423,12 @@ static int quic_sock_set_secret(struct sock *sk, sockptr_t optval, unsigned int 
 	if (copy_from_sockptr(&srt, optval, sizeof(srt)))
 		return -EFAULT;
 	err = quic_conn_set_secret(sk, &srt);
+	if (!err) {
+		/* Packets held for the new receive keys, then what is due. */
+		if (!srt.send)
+			quic_rcv_pending_retry(sk);
+		quic_xmit(sk);
+	}
 	memzero_explicit(&srt, sizeof(srt));
 	return err;
 }

@@ -86,6 +86,8 @@ enum quic_state {
  * @ack_now: an ACK is due without delay
  * @idle_sent: an ack-eliciting packet was sent since the idle timer was
  *	last restarted (RFC 9000 Section 10.1, quic_conn_idle_sent())
+ * @noticed: what transmission noticed for quic_conn_flush() to act on
+ *	(enum quic_xmit_notice bits)
  * @send_stream_id: stream of the last sendmsg() without QUIC_STREAM_INFO, or -1
  * @peer_scid: Source Connection ID of the peer's first Initial (RFC 9000 7.3)
  * @key_work: prepares the next 1-RTT key generation after a key update
@@ -153,6 +155,7 @@ struct quic_sock {
 	u8				ack_pending;
 	u8				ack_now:1;
 	u8				idle_sent:1;
+	u8				noticed;
 	s64				send_stream_id;
 	struct quic_conn_id		peer_scid;
 	struct delayed_work		key_work;

@@ -19,8 +19,11 @@ static void quic_timer_fire(struct quic_timers *t, u8 type)
 {
 	void (*fire)(struct sock *sk) = t->ops ? t->ops->fire[type] : NULL;
 
-	if (fire)
+	if (fire) {
 		fire(t->sk);
+		if (t->ops->done)
+			t->ops->done(t->sk);
+	}
 }
 
 /* Called with no lock held, in softirq context, holding the timer's reference. */

@@ -24,6 +24,8 @@ enum quic_timer_type {
 /**
  * struct quic_timer_ops - what to do when a timer expires
  * @fire: handler per enum quic_timer_type; NULL ignores the expiry
+ * @done: when set, called after each handler: the owner acts there on
+ *	what the handler noticed
  *
  * Handlers run in softirq context with the socket spinlock held, either
  * from the timer itself or, when the socket was owned by a user context at
@@ -31,6 +33,7 @@ enum quic_timer_type {
  */
 struct quic_timer_ops {
 	void (*fire[QUIC_TIMER_MAX])(struct sock *sk);
+	void (*done)(struct sock *sk);
 };
 
 /**

@@ -184,9 +184,9 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 	QUIC_INC_STATS(sock_net(sk), quic_timers(sk)->running_deferred ?
 		       QUIC_MIB_PKT_ENCBACKLOGS : QUIC_MIB_PKT_ENCFASTPATHS);
 	if (level == QUIC_CRYPTO_APP)
-		quic_conn_key_check_limit(sk);
+		quic_sk(sk)->noticed |= QUIC_XMIT_SAW_KEY_LIMIT;
 	if (tx.ack_eliciting)
-		quic_conn_idle_sent(sk);
+		quic_sk(sk)->noticed |= QUIC_XMIT_SAW_ACK_ELICITING;
 	return pkt.len;
 }
 
@@ -307,6 +307,9 @@ int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb)
 static bool quic_xmit_level_usable(struct sock *sk, u8 level)
 {
 	if (!quic_crypto(sk, level)->tx.ready)
+		return false;
+	/* Discarded at the next quic_conn_flush(): no longer used. */
+	if (level == QUIC_CRYPTO_INITIAL && (quic_sk(sk)->noticed & QUIC_XMIT_SAW_HANDSHAKE))
 		return false;
 	if (level == QUIC_CRYPTO_EARLY)
 		return !quic_crypto(sk, QUIC_CRYPTO_APP)->tx.ready &&
@@ -640,7 +643,7 @@ static int quic_xmit_datagram(struct sock *sk, struct quic_xmit_run *run, u64 no
 	 * first sends a Handshake packet.
 	 */
 	if (hs_sent && !paths->serv)
-		quic_conn_discard_level(sk, QUIC_CRYPTO_INITIAL);
+		quic_sk(sk)->noticed |= QUIC_XMIT_SAW_HANDSHAKE;
 	return used;
 }
 

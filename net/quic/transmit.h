@@ -45,6 +45,25 @@ void quic_xmit_pmtu_restart(struct sock *sk);
 void quic_xmit_pmtu_check(struct sock *sk);
 void quic_xmit_pmtu_toobig(struct sock *sk, u32 mtu);
 
+/**
+ * enum quic_xmit_notice - what the engine notices and the connection acts on
+ * @QUIC_XMIT_SAW_HANDSHAKE: a client sent its first Handshake packet: its
+ *	Initial keys go (RFC 9001 Section 4.9.1); none is used meanwhile
+ * @QUIC_XMIT_SAW_KEY_LIMIT: a 1-RTT packet was protected: the keys may be
+ *	near their confidentiality limit (RFC 9001 Section 6.6)
+ * @QUIC_XMIT_SAW_ACK_ELICITING: an ack-eliciting packet was sent: the idle
+ *	timer may restart (RFC 9000 Section 10.1)
+ *
+ * Bits of &quic_sock.noticed, set under the socket lock by transmit.c and
+ * cleared by quic_conn_flush() at the end of each received datagram, each
+ * timer expiry and each release_sock().
+ */
+enum quic_xmit_notice {
+	QUIC_XMIT_SAW_HANDSHAKE		= BIT(0),
+	QUIC_XMIT_SAW_KEY_LIMIT		= BIT(1),
+	QUIC_XMIT_SAW_ACK_ELICITING	= BIT(2),
+};
+
 void quic_xmit_loss_fire(struct sock *sk);
 void quic_xmit_ack_fire(struct sock *sk);
 void quic_xmit_pace_fire(struct sock *sk);
