@@ -26,7 +26,7 @@ help:
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
 	@echo "                  (ARCH=x86_64|arm64|um, BENCH_ARGS=)"
-	@echo "make static       checkpatch, W=1 + sparse, kernel-doc and the host tests"
+	@echo "make static       checkpatch, W=1 + sparse, layers, kernel-doc and the host tests"
 	@echo "make prepare      install packages and prepare .build/linux"
 
 prepare:

@@ -4,7 +4,8 @@
 # `make check`: every KUnit suite on x86_64 and arm64, the booted selftests
 # (scripts/selftest.py) on both, interop with ngtcp2 on x86_64
 # (scripts/interop.py), the userspace host tests, then the static checks (checkpatch
-# --strict, W=1 + sparse, kernel-doc) on our sources. Ends with one line
+# --strict, W=1 + sparse, the layering check of scripts/layers.py, kernel-doc)
+# on our sources. Ends with one line
 # "check: N passed, N failed": KUnit and selftest cases counted from their
 # KTAP results, each static check counted as one test.
 
@@ -134,6 +135,14 @@ def host_tests(path):
 	return run
 
 
+def layers():
+	# Reads the objects the W=1 step just built (.build/check-x86_64).
+	proc = subprocess.run([os.path.join(ROOT, 'scripts', 'layers.py')],
+			      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+	sys.stdout.write(proc.stdout)
+	return (0, 1) if proc.returncode else (1, 0)
+
+
 def kernel_doc():
 	files = ours(['net/quic/**/*.[ch]', 'include/linux/quic.h', 'include/uapi/linux/quic.h'])
 	proc = subprocess.run(['scripts/kernel-doc', '-none', '-Wall'] + files, cwd=TREE,
@@ -161,6 +170,7 @@ def main():
 	step('quic tools host tests', host_tests('tools/quic'))
 	step('checkpatch --strict', checkpatch)
 	step('W=1 C=2 (sparse) net/quic', sparse_w1)
+	step('layers of net/quic', layers)
 	step('kernel-doc -Wall', kernel_doc)
 	print('\n'.join(report))
 	print(f'check: {passed} passed, {failed} failed')
