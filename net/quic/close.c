@@ -454,17 +454,47 @@ void quic_conn_closed(struct sock *sk, int err)
 }
 
 /**
- * quic_rcv_conn_error - close the connection because of the peer
+ * quic_rcv_conn_error - latch a connection error
  * @sk: the socket, owned by the caller
  * @errcode: transport error code (RFC 9000 Section 20.1)
  * @frame_type: the frame type that caused it, or 0
  *
- * Sends CONNECTION_CLOSE and enters the closing state (close.c); the
- * application sees EPROTO on its next call.
+ * Only records the error: the first one of a connection wins, and nothing
+ * is sent for the connection meanwhile (quic_xmit()). quic_close_flush(),
+ * from quic_conn_flush() at the end of the received datagram, the timer
+ * expiry or the system call, sends CONNECTION_CLOSE and enters the
+ * closing state; the application then sees EPROTO. So a frame handler's
+ * error never closes the socket in the middle of the frame loop.
  */
 void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
 {
-	struct quic_close_info info = { .errcode = errcode, .frame = frame_type };
+	struct quic_close *c = &quic_sk(sk)->close;
 
+	sock_owned_by_me(sk);
+	if (c->latched || (!quic_is_establishing(sk) && !quic_is_established(sk)))
+		return;
+	c->err_code = errcode;
+	c->err_frame = frame_type;
+	c->latched = 1;
+}
+
+/**
+ * quic_close_flush - close the connection for its latched error
+ * @sk: the socket, owned by the caller or its spinlock held (softirq)
+ *
+ * Sends CONNECTION_CLOSE with the error quic_rcv_conn_error() latched and
+ * enters the closing state (quic_close_immediate()).
+ */
+void quic_close_flush(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+	struct quic_close_info info = {};
+
+	sock_owned_by_me(sk);
+	if (!c->latched)
+		return;
+	c->latched = 0;
+	info.errcode = c->err_code;
+	info.frame = c->err_frame;
 	quic_close_immediate(sk, &info, EPROTO);
 }

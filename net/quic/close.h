@@ -44,6 +44,9 @@ struct quic_close_info {
  * @rcvd: closing state: bytes received
  * @sent: closing state: bytes of repeated closing datagrams sent
  * @pkts: closing state: packets received
+ * @err_code: the latched connection error's transport error code
+ * @err_frame: the frame type that caused it, or 0
+ * @latched: a connection error waits for quic_close_flush()
  * @period: the closing or draining period runs (RFC 9000 Section 10.2)
  * @capture: quic_xmit() keeps a copy of the next datagram in @skb
  * @lingering: the application closed the socket during the period
@@ -56,6 +59,9 @@ struct quic_close {
 	u64 rcvd;
 	u64 sent;
 	u32 pkts;
+	u32 err_code;
+	u8 err_frame;
+	u8 latched:1;
 	u8 period:1;
 	u8 capture:1;
 	u8 lingering:1;
@@ -75,6 +81,7 @@ void quic_close_period_end(struct sock *sk);
 bool quic_close_linger(struct sock *sk);
 void quic_conn_closed(struct sock *sk, int err);
 void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type);
+void quic_close_flush(struct sock *sk);
 
 int quic_close_wq_init(void);
 void quic_close_wq_destroy(void);

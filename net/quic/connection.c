@@ -217,7 +217,8 @@ void quic_conn_key_check_limit(struct sock *sk)
  * a client's Initial keys go once it sent a Handshake packet (RFC 9001
  * Section 4.9.1), keys near their confidentiality limit are updated (RFC
  * 9001 Section 6.6), and an ack-eliciting packet restarts the idle timer
- * (RFC 9000 Section 10.1).
+ * (RFC 9000 Section 10.1). Then a connection error latched meanwhile
+ * (quic_rcv_conn_error()) closes the connection.
  */
 void quic_conn_flush(struct sock *sk)
 {
@@ -225,7 +226,7 @@ void quic_conn_flush(struct sock *sk)
 	u8 noticed = qs->noticed;
 
 	sock_owned_by_me(sk);
-	if (!noticed)
+	if (!noticed && !qs->close.latched)
 		return;
 	qs->noticed = 0;
 	if (noticed & QUIC_XMIT_SAW_HANDSHAKE) {
@@ -236,6 +237,8 @@ void quic_conn_flush(struct sock *sk)
 		quic_conn_key_check_limit(sk);
 	if (noticed & QUIC_XMIT_SAW_ACK_ELICITING)
 		quic_conn_idle_sent(sk);
+	/* Last: a latched connection error ends the connection. */
+	quic_close_flush(sk);
 }
 
 /* RFC 9000 Section 10.1: the connection is silently closed. Once closed,

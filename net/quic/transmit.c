@@ -894,6 +894,9 @@ static void __quic_xmit(struct sock *sk, bool paced)
 
 	if (!quic_is_establishing(sk) && !quic_is_established(sk))
 		return;
+	/* A latched connection error: CONNECTION_CLOSE is all that goes. */
+	if (quic_sk(sk)->close.latched)
+		return;
 	if (paced)
 		quic_xmit_pmtu_probe(sk, now);
 	for (i = 0; i < QUIC_XMIT_BURST; i++) {
