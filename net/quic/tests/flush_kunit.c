@@ -7,13 +7,16 @@
  * before: a client stops using its Initial keys after its first Handshake
  * packet (RFC 9001 Section 4.9.1), and an ack-eliciting packet restarts
  * the idle timer (RFC 9000 Section 10.1). The key update at the
- * confidentiality limit is pinned by the quic_conn_control suite.
+ * confidentiality limit is pinned by the quic_conn_control suite. A
+ * connection error is latched the same way and closes from the top.
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
+#include "../close.h"
 #include "../common.h"
 #include "../packet.h"
 #include "../path.h"
@@ -152,6 +155,58 @@ static void flush_ack_eliciting_send_marks_the_idle_timer(struct kunit *test)
 	release_sock(p.client->sk);
 }
 
+static atomic_t flush_client_sent;
+
+/* Transmit hook: count the client's datagrams (to FLUSH_PORT + 2). */
+static bool flush_count_client(struct sock *sk, struct sk_buff *skb)
+{
+	if (quic_path_daddr(quic_paths(sk), 0)->v4.sin_port == htons(FLUSH_PORT + 2))
+		atomic_inc(&flush_client_sent);
+	return false;
+}
+
+/* A connection error is latched: the first one wins, nothing but the
+ * CONNECTION_CLOSE is sent after it, and the connection closes when the
+ * layer above flushes (here release_sock()), not inside the code that
+ * found the error. The peer sees the first error's code.
+ */
+static void flush_connection_error_is_latched_and_closed_from_the_top(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct sock *sk;
+	int i, err;
+
+	conn_handshake(test, &flush_v1, FLUSH_PORT + 2, &p);
+	sk = p.client->sk;
+	atomic_set(&flush_client_sent, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, flush_hook_off, NULL), 0);
+	WRITE_ONCE(quic_xmit_kunit_hooks.drop, flush_count_client);
+
+	lock_sock(sk);
+	quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION, 0);
+	quic_rcv_conn_error(sk, QUIC_TRANSPORT_ERROR_FLOW_CONTROL, 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(sk));
+	err = READ_ONCE(sk->sk_err);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	/* Data waiting to go stays: only the close may leave now. */
+	quic_sk(sk)->ack_now = 1;
+	quic_xmit(sk);
+	KUNIT_EXPECT_EQ(test, atomic_read(&flush_client_sent), 0);
+	release_sock(sk);
+
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(sk));
+	err = READ_ONCE(sk->sk_err);
+	KUNIT_EXPECT_EQ(test, err, EPROTO);
+	KUNIT_EXPECT_GT(test, atomic_read(&flush_client_sent), 0);
+	for (i = 0; i < 100 && !quic_is_closed(p.server->sk); i++)
+		msleep(20);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(p.server->sk));
+	KUNIT_EXPECT_EQ(test, quic_sk(p.server->sk)->close.seen.errcode,
+			QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION);
+	release_sock(p.server->sk);
+}
+
 static int flush_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -166,6 +221,7 @@ static void flush_suite_exit(struct kunit_suite *suite)
 static struct kunit_case flush_test_cases[] = {
 	KUNIT_CASE(flush_client_sends_no_initial_after_its_first_handshake_packet),
 	KUNIT_CASE(flush_ack_eliciting_send_marks_the_idle_timer),
+	KUNIT_CASE(flush_connection_error_is_latched_and_closed_from_the_top),
 	{}
 };
 
