@@ -36,6 +36,7 @@
 #include "receive.h"
 #include "request.h"
 #include "socket.h"
+#include "token.h"
 #include "transmit.h"
 #include "version.h"
 

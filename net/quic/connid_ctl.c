@@ -32,6 +32,7 @@
 #include "event.h"
 #include "frame.h"
 #include "socket.h"
+#include "token.h"
 #include "transmit.h"
 
 /**

@@ -10,6 +10,7 @@
 #include <net/snmp.h>
 
 #include "crypto.h"
+#include "token.h"
 
 struct seq_file;
 

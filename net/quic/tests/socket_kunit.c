@@ -21,6 +21,7 @@
 #include "../param.h"
 #include "../request.h"
 #include "../socket.h"
+#include "../token.h"
 #include "util.h"
 
 struct socket_kind {
