@@ -744,7 +744,7 @@ struct sock *quic_alpn_route(struct net *net, struct quic_hash_head *head,
 	struct sock *sk = NULL;
 	int err;
 
-	if (quic_packet_peek(skb->data, skb->len, 0, &inv) || !inv.long_header ||
+	if (quic_skb_invariant(skb, &inv) || !inv.long_header ||
 	    inv.dcid_len > QUIC_CONN_ID_MAX_LEN)
 		return first;
 	quic_conn_id_set(&dcid, inv.dcid, inv.dcid_len);

@@ -200,7 +200,7 @@ static void quic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	struct quic_request req = {};
 	int err;
 
-	err = quic_packet_peek(skb->data, skb->len, 0, &inv);
+	err = quic_skb_invariant(skb, &inv);
 	if (!err && !inv.long_header) {
 		quic_rcv_stateless_reset(sk, skb);
 		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
@@ -279,7 +279,7 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 	struct quic_source_conn_id *s;
 	struct sock *sk = NULL;
 
-	if (quic_packet_peek(skb->data, skb->len, QUIC_CONN_ID_OWN_LEN, &inv))
+	if (quic_skb_invariant(skb, &inv))
 		return NULL;
 
 	rcu_read_lock();
@@ -333,6 +333,27 @@ static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_loca
 }
 
 /**
+ * quic_rcv_parse - parse the invariant header of a datagram once
+ * @skb: the datagram, skb->data at its first QUIC packet
+ *
+ * The version-independent fields of its first packet (RFC 8999 Section
+ * 5; a short header's Destination Connection ID has our length) go into
+ * QUIC_SKB_CB(); quic_skb_invariant() gives them back to the lookup, ALPN
+ * routing and a listener, none of which parses the header again.
+ */
+void quic_rcv_parse(struct sk_buff *skb)
+{
+	struct quic_skb_cb *cb = QUIC_SKB_CB(skb);
+	struct quic_packet_invariant inv;
+
+	cb->inv_ok = !quic_packet_peek(skb->data, skb->len, QUIC_CONN_ID_OWN_LEN, &inv);
+	cb->inv_long = inv.long_header;
+	cb->version = inv.version;
+	cb->dcid_len = inv.dcid_len;
+	cb->scid_len = inv.scid_len;
+}
+
+/**
  * quic_rcv - a UDP tunnel received a datagram
  * @udp_sk: the tunnel socket
  * @skb: the datagram, skb->data at the UDP header
@@ -360,6 +381,7 @@ int quic_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	QUIC_SKB_CB(skb)->held = 0;
 	__skb_pull(skb, off);
 	QUIC_SKB_CB(skb)->dgram_len = skb->len;
+	quic_rcv_parse(skb);
 
 	sk = quic_rcv_lookup(net, skb, &local, &peer, &held);
 	if (IS_ERR(sk))

@@ -15,5 +15,6 @@ extern const struct quic_udp_ops quic_conn_udp_ops;
 
 int quic_rcv(struct sock *udp_sk, struct sk_buff *skb);
 int quic_rcv_backlog(struct sock *sk, struct sk_buff *skb);
+void quic_rcv_parse(struct sk_buff *skb);
 
 #endif /* __net_quic_endpoint_h__ */

@@ -23,6 +23,7 @@
 #include "../alpn.h"
 #include "../connection.h"
 #include "../crypto.h"
+#include "../endpoint.h"
 #include "../lookup.h"
 #include "../receive.h"
 #include "../request.h"
@@ -137,6 +138,8 @@ static struct sk_buff *alpn_initial(struct kunit *test, u32 version,
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb_put_data(skb, buf, ALPN_DGRAM);
 	quic_kunit_addr4(&QUIC_SKB_CB(skb)->peer, "127.0.0.1", 40000);
+	/* What quic_rcv() does first. */
+	quic_rcv_parse(skb);
 	return skb;
 }
 

@@ -11,9 +11,13 @@
  */
 
 #include <kunit/test.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 
+#include "../connection.h"
+#include "../endpoint.h"
 #include "../packet.h"
+#include "../receive.h"
 
 #define W(...)	{ (const u8[]){ __VA_ARGS__ }, sizeof((const u8[]){ __VA_ARGS__ }) }
 
@@ -810,7 +814,50 @@ static void packet_parse_rejects_malformed_long_headers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, quic_packet_version_supported(0x0a0a0a0a));
 }
 
+/* The invariant header is parsed once when a datagram arrives
+ * (quic_rcv_parse()); what the receive path reads back from the skb
+ * (quic_skb_invariant()) must be what a fresh peek finds, for a long
+ * header, a short header (our Destination Connection ID length), and
+ * every truncation of both.
+ */
+static void packet_invariant_parsed_once_matches_a_peek(struct kunit *test)
+{
+	static const u8 lng[] = { 0xc3, 0x00, 0x00, 0x00, 0x01, 0x03, 0xaa, 0xbb, 0xcc,
+				  0x02, 0xdd, 0xee, 0x00, 0x41, 0x00, 0x11, 0x22 };
+	static const u8 shrt[] = { 0x43, 1, 2, 3, 4, 5, 6, 7, 8, 0x99, 0x98 };
+	const u8 *pkts[] = { lng, shrt };
+	const u32 lens[] = { sizeof(lng), sizeof(shrt) };
+	struct quic_packet_invariant want, got;
+	struct sk_buff *skb;
+	int i, err;
+	u32 len;
+
+	for (i = 0; i < ARRAY_SIZE(pkts); i++) {
+		for (len = 1; len <= lens[i]; len++) {
+			skb = alloc_skb(len, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			skb_put_data(skb, pkts[i], len);
+			quic_rcv_parse(skb);
+			err = quic_packet_peek(skb->data, len, QUIC_CONN_ID_OWN_LEN, &want);
+			KUNIT_EXPECT_EQ(test, quic_skb_invariant(skb, &got), err);
+			if (!err) {
+				KUNIT_EXPECT_EQ(test, got.long_header, want.long_header);
+				KUNIT_EXPECT_EQ(test, got.version, want.version);
+				KUNIT_EXPECT_PTR_EQ(test, got.dcid, want.dcid);
+				KUNIT_EXPECT_EQ(test, got.dcid_len, want.dcid_len);
+				KUNIT_EXPECT_EQ(test, got.scid_len, want.scid_len);
+				KUNIT_EXPECT_PTR_EQ(test, got.rest, want.rest);
+				KUNIT_EXPECT_EQ(test, got.rest_len, want.rest_len);
+				if (want.scid_len)
+					KUNIT_EXPECT_PTR_EQ(test, got.scid, want.scid);
+			}
+			kfree_skb(skb);
+		}
+	}
+}
+
 static struct kunit_case packet_cases[] = {
+	KUNIT_CASE(packet_invariant_parsed_once_matches_a_peek),
 	KUNIT_CASE(packet_parses_rfc9001_client_initial_header),
 	KUNIT_CASE(packet_parses_rfc9369_client_initial_header),
 	KUNIT_CASE(packet_builds_rfc9001_client_initial_header),
