@@ -268,9 +268,9 @@ void quic_close_immediate(struct sock *sk, const struct quic_close_info *info, i
 	quic_outq_abandon(quic_outq(sk));
 	kfree_skb(c->skb);
 	c->skb = NULL;
-	c->capture = 1;
-	quic_xmit_close(sk, info);
-	c->capture = 0;
+	/* This close supersedes an error latched but not acted on yet. */
+	c->latched = 0;
+	quic_xmit_close(sk, info, &c->skb);
 	c->rcvd = 0;
 	c->sent = c->skb ? c->skb->len : 0;
 	c->pkts = 0;

@@ -48,7 +48,6 @@ struct quic_close_info {
  * @err_frame: the frame type that caused it, or 0
  * @latched: a connection error waits for quic_close_flush()
  * @period: the closing or draining period runs (RFC 9000 Section 10.2)
- * @capture: quic_xmit() keeps a copy of the next datagram in @skb
  * @lingering: the application closed the socket during the period
  * @work: releases a lingering socket once the period ends
  */
@@ -63,7 +62,6 @@ struct quic_close {
 	u8 err_frame;
 	u8 latched:1;
 	u8 period:1;
-	u8 capture:1;
 	u8 lingering:1;
 	struct work_struct work;
 };

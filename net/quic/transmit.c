@@ -471,7 +471,7 @@ static void quic_xmit_run_flush(struct sock *sk, struct quic_xmit_run *run)
  */
 static bool quic_xmit_run_ok(struct sock *sk, bool path_frame)
 {
-	if (!quic_paths(sk)->validated || path_frame || quic_sk(sk)->close.capture)
+	if (!quic_paths(sk)->validated || path_frame || quic_sk(sk)->xmit_keep)
 		return false;
 	if (quic_xmit_level_usable(sk, QUIC_CRYPTO_INITIAL) ||
 	    quic_xmit_level_usable(sk, QUIC_CRYPTO_HANDSHAKE) ||
@@ -634,8 +634,8 @@ static int quic_xmit_datagram(struct sock *sk, struct quic_xmit_run *run, u64 no
 	if (!paths->validated)
 		quic_path_ampl_send(paths, used);
 	/* An immediate close keeps its datagram for the closing state. */
-	if (quic_sk(sk)->close.capture && !quic_sk(sk)->close.skb)
-		quic_sk(sk)->close.skb = skb_copy(skb, GFP_ATOMIC);
+	if (quic_sk(sk)->xmit_keep && !*quic_sk(sk)->xmit_keep)
+		*quic_sk(sk)->xmit_keep = skb_copy(skb, GFP_ATOMIC);
 	if (quic_xmit_out(sk, skb, ecn))
 		return used;
 
@@ -930,13 +930,16 @@ void quic_xmit(struct sock *sk)
  * @sk: the socket, owned by the caller
  * @info: error code, frame type (transport errors) and reason phrase;
  *	@info->app selects an application close (frame type 0x1d)
+ * @keep: when it is NULL, a copy of the first datagram sent is left here
+ *	for the caller (the closing state repeats it, close.c)
  *
  * RFC 9000 Section 10.2.3: before the handshake is confirmed the peer may
  * lack 1-RTT keys, so the frame goes in every packet type we have keys
  * for, and an application close becomes APPLICATION_ERROR (0x0c) without
  * its phrase outside 1-RTT packets, where frame type 0x1d is not allowed.
  */
-void quic_xmit_close(struct sock *sk, const struct quic_close_info *info)
+void quic_xmit_close(struct sock *sk, const struct quic_close_info *info,
+		     struct sk_buff **keep)
 {
 	struct quic_frame f = {};
 	int i;
@@ -965,7 +968,9 @@ void quic_xmit_close(struct sock *sk, const struct quic_close_info *info)
 			QUIC_INC_STATS(sock_net(sk), QUIC_MIB_FRM_OUTCLOSES);
 	}
 	/* Now: once closed, nothing is sent again but the closing datagram. */
+	quic_sk(sk)->xmit_keep = keep;
 	__quic_xmit(sk, false);
+	quic_sk(sk)->xmit_keep = NULL;
 }
 
 /**

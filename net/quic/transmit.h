@@ -33,7 +33,8 @@ static inline u64 quic_time_us(void)
 
 void quic_xmit(struct sock *sk);
 void quic_xmit_timers_update(struct sock *sk);
-void quic_xmit_close(struct sock *sk, const struct quic_close_info *info);
+void quic_xmit_close(struct sock *sk, const struct quic_close_info *info,
+		     struct sk_buff **keep);
 int quic_xmit_resend(struct sock *sk, const struct sk_buff *skb);
 int quic_xmit_probe(struct sock *sk, const struct quic_frame *f, const struct quic_conn_id *dcid,
 		    const union quic_addr *sa, const union quic_addr *da);
