@@ -438,6 +438,9 @@ static int quic_inq_stream_all_recvd(struct quic_inq *inq, struct quic_stream *s
 				     gfp_t gfp)
 {
 	if (!last) {
+		/* The empty chunk that carries the end is held memory too. */
+		if (!quic_inq_admit(inq, quic_inq_truesize(0)))
+			return -ENOBUFS;
 		last = quic_inq_chunk_new(inq, QUIC_INQ_STREAM, 0, gfp);
 		if (!last)
 			return -ENOMEM;

@@ -835,6 +835,28 @@ static void inqueue_owner_charge_precedes_every_chunk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->refused, 0U);
 }
 
+/* A FIN that comes after the last byte (an empty STREAM frame with the
+ * FIN bit) queues an empty chunk to carry the end: it is charged to the
+ * owner like any other. Found by the invariant check of
+ * CONFIG_IP_QUIC_DEBUG_INVARIANTS (rx fuzzing: 48 bytes held, 0 charged).
+ */
+static void inqueue_fin_after_the_last_byte_is_charged(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 100000);
+	struct inq_budget *b;
+
+	b = inq_budget_new(test);
+	b->left = U64_MAX;
+	KUNIT_ASSERT_EQ(test, stream_frame(test, &b->inq, t, 0, 0, 10, false), 0);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, &b->inq, t, 0, 10, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, b->charged, (u64)quic_inq_rmem(&b->inq));
+
+	/* Refused, the end waits for the peer's resend; nothing is held. */
+	b->left = 0;
+	KUNIT_EXPECT_EQ(test, stream_frame(test, &b->inq, t, 4, 0, 0, true), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, b->charged, (u64)quic_inq_rmem(&b->inq));
+}
+
 static void inqueue_refused_charge_drops_the_data(struct kunit *test)
 {
 	struct quic_stream_table *t = table_new(test, 100000);
@@ -939,6 +961,7 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_event_queue_bounded_and_drop_counted),
 	KUNIT_CASE(inqueue_many_streams_interleaved),
 	KUNIT_CASE(inqueue_owner_charge_precedes_every_chunk),
+	KUNIT_CASE(inqueue_fin_after_the_last_byte_is_charged),
 	KUNIT_CASE(inqueue_refused_charge_drops_the_data),
 	KUNIT_CASE(inqueue_memory_pressure_opens_a_quarter_window),
 	KUNIT_CASE(inqueue_free_releases_everything),
