@@ -18,7 +18,8 @@ exec 9>"$ROOT/.build/check.lock"
 flock 9
 
 if [ ! -f "$OBJ/.config" ] || ! grep -q '^CONFIG_IP_QUIC_KUNIT_TEST=y' "$OBJ/.config" ||
-   ! grep -q '^CONFIG_IP_QUIC_SAMPLE=m' "$OBJ/.config"; then
+   ! grep -q '^CONFIG_IP_QUIC_SAMPLE=m' "$OBJ/.config" ||
+   ! grep -q '^CONFIG_IP_QUIC_DEBUG_INVARIANTS=y' "$OBJ/.config"; then
 	mkdir -p "$OBJ"
 	# The x86_64 KUnit kernel's configuration plus the sample module
 	# (a kernel consumer through net/handshake), so that it is checked too.

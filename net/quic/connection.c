@@ -226,6 +226,7 @@ void quic_conn_flush(struct sock *sk)
 	u8 noticed = qs->noticed;
 
 	sock_owned_by_me(sk);
+	quic_invariant_check(sk, quic_outq_invariant(quic_outq(sk)));
 	if (!noticed && !qs->close.latched)
 		return;
 	qs->noticed = 0;

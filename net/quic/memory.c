@@ -110,6 +110,11 @@ void quic_sock_mem_sync(struct sock *sk)
 	sock_owned_by_me(sk);
 	__quic_sock_mem_sync(sk);
 	quic_inq_set_pressure(quic_inq(sk), sk_under_memory_pressure(sk));
+	/* Charged first, given back here: now the two agree exactly. */
+	if (quic_inq_rmem(quic_inq(sk)) != atomic_read(&sk->sk_rmem_alloc))
+		quic_invariant_check(sk, "receive memory held differs from sk_rmem_alloc");
+	else if (quic_outq_wmem(quic_outq(sk)) != READ_ONCE(sk->sk_wmem_queued))
+		quic_invariant_check(sk, "send memory held differs from sk_wmem_queued");
 }
 
 /**

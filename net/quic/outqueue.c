@@ -1368,3 +1368,56 @@ void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
 	}
 	list_add_tail(&fr->list, requeue);
 }
+
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+/**
+ * quic_outq_invariant - the first broken invariant of a send queue
+ * @outq: the queue, its owner's lock held
+ *
+ * What the accounting must always agree with: bytes in flight are the
+ * sizes of the sent packets that count in flight (RFC 9002 Appendix B.2);
+ * each space's ack-eliciting packets and bytes in flight are those of its
+ * list, which is in packet number order; stream bytes sent stay within
+ * the peer's connection limit (RFC 9000 Section 4.1); the congestion
+ * window is never below kMinimumWindow (RFC 9002 Section 7.2).
+ *
+ * Return: NULL, or a description of what is broken.
+ */
+const char *quic_outq_invariant(const struct quic_outq *outq)
+{
+	const struct quic_outq_packet *pkt;
+	u64 flight = 0;
+	int i;
+
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {
+		const struct quic_outq_space *sp = &outq->spaces[i];
+		u64 bytes = 0;
+		u32 eliciting = 0;
+		s64 last = -1;
+
+		list_for_each_entry(pkt, &sp->sent, list) {
+			if (pkt->pn <= last)
+				return "sent packets out of packet number order";
+			last = pkt->pn;
+			if (pkt->in_flight)
+				flight += pkt->size;
+			if (pkt->ack_eliciting) {
+				eliciting++;
+				bytes += pkt->size;
+			}
+		}
+		if (eliciting != sp->eliciting)
+			return "a space's ack-eliciting count differs from its packets";
+		if (bytes != outq->pnspace[i].inflight)
+			return "a space's bytes in flight differ from its packets";
+	}
+	if (flight != quic_cong_in_flight(outq->cong))
+		return "bytes in flight differ from the packets in flight";
+	if (outq->data_sent > outq->max_data)
+		return "stream bytes sent beyond the peer's MAX_DATA";
+	if (quic_cong_window(outq->cong) < quic_cong_min_window(outq->cong))
+		return "congestion window below kMinimumWindow";
+	return NULL;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_invariant);
+#endif

@@ -468,4 +468,13 @@ void quic_outq_early_rejected(struct quic_outq *outq);
 void quic_outq_abandon(struct quic_outq *outq);
 void quic_outq_data_drop(struct quic_outq *outq);
 
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+const char *quic_outq_invariant(const struct quic_outq *outq);
+#else
+static inline const char *quic_outq_invariant(const struct quic_outq *outq)
+{
+	return NULL;
+}
+#endif
+
 #endif /* __net_quic_outqueue_h__ */

@@ -310,6 +310,38 @@ static inline bool quic_is_closed(const struct sock *sk)
 	return sk->sk_state == QUIC_SS_CLOSED;
 }
 
+/**
+ * quic_invariant_check - warn when a connection invariant is broken
+ * @sk: the socket, its lock held
+ * @why: what quic_outq_invariant() or the memory check found, or NULL
+ *
+ * With CONFIG_IP_QUIC_DEBUG_INVARIANTS, a broken invariant prints the
+ * connection's state and warns once per call site, so that every test
+ * that drives a connection checks them. Compiled out otherwise.
+ */
+static inline void quic_invariant_check(const struct sock *sk, const char *why)
+{
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+	const struct quic_sock *qs = (const struct quic_sock *)sk;
+	int i;
+
+	if (likely(!why))
+		return;
+	pr_err("quic: invariant broken: %s (state %d, %s)\n", why, sk->sk_state,
+	       qs->paths.serv ? "server" : "client");
+	pr_err("quic:  in flight %u window %u/%u, data sent %llu of %llu, wmem %llu queued %d, rmem %u charged %d\n",
+	       quic_cong_in_flight(&qs->cong), quic_cong_window(&qs->cong),
+	       quic_cong_min_window(&qs->cong), qs->outq.data_sent, qs->outq.max_data,
+	       qs->outq.wmem, READ_ONCE(sk->sk_wmem_queued), quic_inq_rmem(&qs->inq),
+	       atomic_read(&sk->sk_rmem_alloc));
+	for (i = 0; i < QUIC_PNSPACE_MAX; i++)
+		pr_err("quic:  space %d: eliciting %u, bytes %u, next pn %lld\n", i,
+		       qs->outq.spaces[i].eliciting, qs->space[i].inflight,
+		       qs->space[i].next_pn);
+	WARN_ON_ONCE(1);
+#endif
+}
+
 int quic_config_validate(const struct quic_config *c);
 
 #endif /* __net_quic_socket_h__ */

@@ -910,6 +910,7 @@ static void __quic_xmit(struct sock *sk, bool paced)
 	}
 	quic_xmit_run_flush(sk, &run);
 	quic_xmit_timers_update(sk);
+	quic_invariant_check(sk, quic_outq_invariant(quic_outq(sk)));
 }
 
 /**

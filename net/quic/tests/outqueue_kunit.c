@@ -650,7 +650,45 @@ static void outqueue_nodelay_sends_every_short_write(struct kunit *test)
 	oq_expect_stream(test, e, 0, 300, 100);
 }
 
+/* CONFIG_IP_QUIC_DEBUG_INVARIANTS: the check finds each kind of drift
+ * between the accounting and the packets it is about, and nothing on a
+ * queue that is right.
+ */
+static void outqueue_invariant_names_what_drifted(struct kunit *test)
+{
+	struct oq_env *e;
+	struct quic_stream *s;
+	u32 saved;
+
+	if (!IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS))
+		kunit_skip(test, "CONFIG_IP_QUIC_DEBUG_INVARIANTS is off");
+	e = oq_env_default(test);
+	s = oq_stream(test, e, 0);
+	oq_send_data(test, e, s, 0, 100, OQ_T0);
+	oq_send_ping(test, e, QUIC_CRYPTO_INITIAL, OQ_T0);
+	KUNIT_EXPECT_NULL(test, quic_outq_invariant(&e->outq));
+
+	e->cong.bytes_in_flight += 1;
+	KUNIT_EXPECT_NOT_NULL(test, quic_outq_invariant(&e->outq));
+	e->cong.bytes_in_flight -= 1;
+
+	saved = e->space[QUIC_CRYPTO_APP].inflight;
+	e->space[QUIC_CRYPTO_APP].inflight = 0;
+	KUNIT_EXPECT_NOT_NULL(test, quic_outq_invariant(&e->outq));
+	e->space[QUIC_CRYPTO_APP].inflight = saved;
+
+	e->outq.spaces[QUIC_CRYPTO_INITIAL].eliciting++;
+	KUNIT_EXPECT_NOT_NULL(test, quic_outq_invariant(&e->outq));
+	e->outq.spaces[QUIC_CRYPTO_INITIAL].eliciting--;
+
+	e->outq.data_sent = e->outq.max_data + 1;
+	KUNIT_EXPECT_NOT_NULL(test, quic_outq_invariant(&e->outq));
+	e->outq.data_sent = 100;
+	KUNIT_EXPECT_NULL(test, quic_outq_invariant(&e->outq));
+}
+
 static struct kunit_case outqueue_cases[] = {
+	KUNIT_CASE(outqueue_invariant_names_what_drifted),
 	KUNIT_CASE(outqueue_nagle_holds_short_writes_until_the_short_packet_is_acked),
 	KUNIT_CASE(outqueue_nodelay_sends_every_short_write),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
