@@ -227,6 +227,9 @@ void quic_conn_flush(struct sock *sk)
 
 	sock_owned_by_me(sk);
 	quic_invariant_check(sk, quic_outq_invariant(quic_outq(sk)));
+	quic_invariant_check(sk, quic_stream_invariant(quic_streams(sk)));
+	if (quic_inq_highest(quic_inq(sk)) > quic_inq_max_data(quic_inq(sk)))
+		quic_invariant_check(sk, "stream bytes received beyond our MAX_DATA");
 	if (!noticed && !qs->close.latched)
 		return;
 	qs->noticed = 0;

@@ -246,6 +246,12 @@ static inline u64 quic_inq_max_data(const struct quic_inq *inq)
 	return inq->max_data;
 }
 
+/* Highest stream offsets received over all streams: the credit used. */
+static inline u64 quic_inq_highest(const struct quic_inq *inq)
+{
+	return inq->highest;
+}
+
 /**
  * quic_inq_dgram_drops - DATAGRAM frames dropped so far
  * @inq: the queue

@@ -803,3 +803,38 @@ u32 quic_stream_transport_error(int err)
 	}
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_transport_error);
+
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+/**
+ * quic_stream_invariant - the first broken flow control invariant of a table
+ * @t: the stream table, its owner's lock held
+ *
+ * For every receiving part (RFC 9000 Section 4.1): what the application
+ * read never passes what was received, and what was received never
+ * passes the limit we advertised; a known final size bounds both.
+ *
+ * Return: NULL, or a description of what is broken.
+ */
+const char *quic_stream_invariant(const struct quic_stream_table *t)
+{
+	const struct quic_stream *s;
+	u32 i;
+
+	if (!t->hash)		/* no table (yet, or any more) */
+		return NULL;
+	for (i = 0; i < (1U << QUIC_STREAM_HT_BITS); i++) {
+		hlist_for_each_entry(s, &t->hash[i], node) {
+			if (s->recv.state == QUIC_STREAM_STATE_NONE)
+				continue;
+			if (s->recv.offset > s->recv.highest)
+				return "a stream read past the data received";
+			if (s->recv.highest > s->recv.max_bytes)
+				return "a stream received past our MAX_STREAM_DATA";
+			if (quic_stream_recv_size_known(s) && s->recv.highest > s->recv.finalsz)
+				return "a stream received past its final size";
+		}
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_invariant);
+#endif

@@ -271,4 +271,13 @@ int quic_stream_recv_consume(struct quic_stream *s, u64 len);
 
 u32 quic_stream_transport_error(int err);
 
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+const char *quic_stream_invariant(const struct quic_stream_table *t);
+#else
+static inline const char *quic_stream_invariant(const struct quic_stream_table *t)
+{
+	return NULL;
+}
+#endif
+
 #endif /* __net_quic_stream_h__ */

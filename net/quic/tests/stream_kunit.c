@@ -803,9 +803,39 @@ static void stream_errors_map_to_transport_codes(struct kunit *test)
 			(u32)QUIC_TRANSPORT_ERROR_INTERNAL);
 }
 
+/* CONFIG_IP_QUIC_DEBUG_INVARIANTS: a receiving part's flow control is
+ * checked (read <= received <= our limit, within the final size); each
+ * kind of drift is named, a right table passes.
+ */
+static void stream_invariant_names_flow_control_drift(struct kunit *test)
+{
+	struct quic_stream_table *t = table_open(test, true);
+	struct quic_stream *s;
+
+	if (!IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS))
+		kunit_skip(test, "CONFIG_IP_QUIC_DEBUG_INVARIANTS is off");
+	s = quic_stream_recv_get(t, 0, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, quic_stream_recv_data(s, 0, 100, false), 0);
+	KUNIT_ASSERT_EQ(test, quic_stream_recv_consume(s, 40), 0);
+	KUNIT_EXPECT_NULL(test, quic_stream_invariant(t));
+
+	s->recv.offset = 101;
+	KUNIT_EXPECT_NOT_NULL(test, quic_stream_invariant(t));
+	s->recv.offset = 40;
+	s->recv.highest = s->recv.max_bytes + 1;
+	KUNIT_EXPECT_NOT_NULL(test, quic_stream_invariant(t));
+	s->recv.highest = 100;
+	KUNIT_ASSERT_EQ(test, quic_stream_recv_data(s, 100, 0, true), 0);
+	KUNIT_EXPECT_NULL(test, quic_stream_invariant(t));
+	s->recv.finalsz = 99;
+	KUNIT_EXPECT_NOT_NULL(test, quic_stream_invariant(t));
+}
+
 static struct kunit_case stream_cases[] = {
 	KUNIT_CASE_PARAM(stream_id_types_from_both_roles, id_vectors_gen_params),
 	KUNIT_CASE(stream_id_range_is_62_bits),
+	KUNIT_CASE(stream_invariant_names_flow_control_drift),
 	KUNIT_CASE(stream_first_ids_follow_role),
 	KUNIT_CASE(stream_limits_default_to_zero),
 	KUNIT_CASE(stream_local_open_waits_for_peer_limit),
