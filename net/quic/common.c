@@ -42,6 +42,14 @@ static void quic_write_be(u8 *p, u64 v, u32 len)
 	}
 }
 
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+/* Broken invariants reported so far (quic_invariant_check()): a suite reads
+ * it before and after an input to name the input that broke one.
+ */
+atomic_t quic_invariant_breaks = ATOMIC_INIT(0);
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_invariant_breaks);
+#endif
+
 /**
  * quic_conn_id_set - fill a connection ID from raw bytes
  * @id: destination

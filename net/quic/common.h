@@ -38,6 +38,10 @@
 #define __QUIC_NO_EXPORT(sym)	static_assert(sizeof(typeof(sym) *) == sizeof(void *))
 #endif
 
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+extern atomic_t quic_invariant_breaks;
+#endif
+
 /* RFC 9000 Section 16: the largest value a variable-length integer holds. */
 #define QUIC_VARINT_MAX		((1ULL << 62) - 1)
 

@@ -207,6 +207,28 @@ void quic_conn_key_check_limit(struct sock *sk)
 	quic_conn_key_work_arm(sk, 0);
 }
 
+/*
+ * RFC 9002 Appendix A.8: whenever SetLossDetectionTimer() has a time (a
+ * loss time, or a PTO: ack-eliciting packets in flight, or a client's
+ * anti-deadlock probe, and not held by the anti-amplification limit), the
+ * loss detection timer runs; a connection without it waits forever for an
+ * acknowledgment that was lost.
+ */
+static void quic_conn_timer_invariant(struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+	u8 level;
+
+	/* Not before the first packet: connect() alone arms nothing. */
+	if ((!quic_is_establishing(sk) && !quic_is_established(sk)) ||
+	    !quic_pnspace(sk, QUIC_CRYPTO_INITIAL)->next_pn)
+		return;
+	if (quic_outq_loss_timer(quic_outq(sk), quic_time_us(), &level) &&
+	    !quic_timer_armed(quic_timers(sk), QUIC_TIMER_LOSS))
+		quic_invariant_check(sk, "no loss detection timer while RFC 9002 asks for one");
+#endif
+}
+
 /**
  * quic_conn_flush - act on what transmission noticed
  * @sk: the socket, owned by the caller or its spinlock held (softirq)
@@ -226,10 +248,16 @@ void quic_conn_flush(struct sock *sk)
 	u8 noticed = qs->noticed;
 
 	sock_owned_by_me(sk);
+	/* Nothing to check or act on once closed: the queues are released,
+	 * and work that held the socket (the next key work) may still run.
+	 */
+	if (quic_is_closed(sk))
+		return;
 	quic_invariant_check(sk, quic_outq_invariant(quic_outq(sk)));
 	quic_invariant_check(sk, quic_stream_invariant(quic_streams(sk)));
 	if (quic_inq_highest(quic_inq(sk)) > quic_inq_max_data(quic_inq(sk)))
 		quic_invariant_check(sk, "stream bytes received beyond our MAX_DATA");
+	quic_conn_timer_invariant(sk);
 	if (!noticed && !qs->close.latched)
 		return;
 	qs->noticed = 0;

@@ -1377,7 +1377,8 @@ void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
  * What the accounting must always agree with: bytes in flight are the
  * sizes of the sent packets that count in flight (RFC 9002 Appendix B.2);
  * each space's ack-eliciting packets and bytes in flight are those of its
- * list, which is in packet number order; stream bytes sent stay within
+ * list, which is in packet number order; no Application packet is in
+ * flight without being ack-eliciting; stream bytes sent stay within
  * the peer's connection limit (RFC 9000 Section 4.1); the congestion
  * window is never below kMinimumWindow (RFC 9002 Section 7.2).
  *
@@ -1401,6 +1402,13 @@ const char *quic_outq_invariant(const struct quic_outq *outq)
 			last = pkt->pn;
 			if (pkt->in_flight)
 				flight += pkt->size;
+			/* Only a client's Initial datagrams are padded whatever
+			 * they hold (RFC 9000 Section 14.1); an Application
+			 * packet in flight with nothing ack-eliciting would wait
+			 * for an acknowledgment nothing asks for.
+			 */
+			if (i == QUIC_CRYPTO_APP && pkt->in_flight && !pkt->ack_eliciting)
+				return "an Application packet in flight is not ack-eliciting";
 			if (pkt->ack_eliciting) {
 				eliciting++;
 				bytes += pkt->size;

@@ -316,8 +316,9 @@ static inline bool quic_is_closed(const struct sock *sk)
  * @why: what quic_outq_invariant() or the memory check found, or NULL
  *
  * With CONFIG_IP_QUIC_DEBUG_INVARIANTS, a broken invariant prints the
- * connection's state and warns once per call site, so that every test
- * that drives a connection checks them. Compiled out otherwise.
+ * connection's state, counts it in quic_invariant_breaks and warns once
+ * per call site, so that every test that drives a connection checks them.
+ * Compiled out otherwise.
  */
 static inline void quic_invariant_check(const struct sock *sk, const char *why)
 {
@@ -327,6 +328,7 @@ static inline void quic_invariant_check(const struct sock *sk, const char *why)
 
 	if (likely(!why))
 		return;
+	atomic_inc(&quic_invariant_breaks);
 	pr_err("quic: invariant broken: %s (state %d, %s)\n", why, sk->sk_state,
 	       qs->paths.serv ? "server" : "client");
 	pr_err("quic:  in flight %u window %u/%u, data sent %llu of %llu, wmem %llu queued %d, rmem %u charged %d\n",

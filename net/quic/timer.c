@@ -196,6 +196,19 @@ void quic_timer_stop(struct quic_timers *t, u8 type)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_stop);
 
 /**
+ * quic_timer_armed - tell whether a timer will run
+ * @t: the socket's timers
+ * @type: which timer
+ *
+ * Return: true when it is queued, or expired and waits for release_sock().
+ */
+bool quic_timer_armed(struct quic_timers *t, u8 type)
+{
+	return quic_timer_pending(t, type) || test_bit(type, &t->deferred);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_armed);
+
+/**
  * quic_timer_pending - tell whether a timer is armed
  * @t: the socket's timers
  * @type: which timer

@@ -61,6 +61,7 @@ void quic_timer_reduce(struct quic_timers *t, u8 type, u64 timeout_us);
 void quic_timer_start_pace(struct quic_timers *t, ktime_t expires);
 void quic_timer_stop(struct quic_timers *t, u8 type);
 bool quic_timer_pending(struct quic_timers *t, u8 type);
+bool quic_timer_armed(struct quic_timers *t, u8 type);
 void quic_timer_stop_all(struct quic_timers *t);
 void quic_timer_run_deferred(struct quic_timers *t);
 
