@@ -1047,6 +1047,32 @@ static void quic_outq_ack(struct quic_outq_fill *c, struct quic_pnspace *space)
 	space->need_sack = 0;
 }
 
+/*
+ * RFC 9002 Section 6.2.4: a probe carries new data if there is any, else
+ * data sent before: the frames of the oldest packet of the space that
+ * still holds some move (they are not copied) to the retransmission list.
+ * The old packet stays in flight for congestion control and RTT; its
+ * frames now wait for the probe's fate. Each probe packet does this, so
+ * that the second of the two probes repeats what the first carried when
+ * only one packet holds frames: losing one datagram of the pair then costs
+ * no further timeout. With nothing at all, quic_outq_finish() writes a PING.
+ */
+static void quic_outq_probe_frames(struct quic_outq *outq, struct quic_outq_space *sp, u8 idx)
+{
+	struct quic_outq_packet *pkt;
+
+	if (!list_empty(&sp->ctrl) || !list_empty(&sp->crypto) || !list_empty(&sp->retrans))
+		return;
+	if (idx == QUIC_CRYPTO_APP && (!list_empty(&outq->active) || !list_empty(&outq->datagrams)))
+		return;
+	list_for_each_entry(pkt, &sp->sent, list) {
+		if (!pkt->ack_eliciting || list_empty(&pkt->frames))
+			continue;
+		list_splice_init(&pkt->frames, &sp->retrans);
+		return;
+	}
+}
+
 /* Write the PING of a probe that found nothing else, then pad to
  * tx->min_len, or to tx->min_eliciting when the packet is ack-eliciting.
  */
@@ -1206,6 +1232,8 @@ int quic_outq_fill(struct quic_outq *outq, struct quic_outq_tx *tx, gfp_t gfp)
 		c.limit = min(c.limit, cwnd);
 	}
 
+	if (c.sp->probe && !tx->ack_only)
+		quic_outq_probe_frames(outq, c.sp, idx);
 	/* Frames of lost packets first (counted for QuicFrmRetrans). */
 	quic_outq_data_list(&c, &c.sp->retrans);
 	quic_outq_ctrl_list(&c, &c.sp->retrans);

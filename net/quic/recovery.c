@@ -454,28 +454,12 @@ u64 quic_outq_loss_timer(const struct quic_outq *outq, u64 now, u8 *level)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_outq_loss_timer);
 
-/* RFC 9002 Section 6.2.4: a probe carries new data if there is any, else
- * the frames of the oldest packet still unacknowledged, else a PING (added
- * by quic_outq_fill()). Those frames move rather than being copied: the old
- * packet stays in flight for congestion control and RTT, and its frames
- * now wait for the probe's fate.
+/* RFC 9002 Section 6.2.4: the next packets of the space are probes; what
+ * each carries is chosen as it is built (quic_outq_fill()).
  */
 static void quic_outq_probe(struct quic_outq *outq, u8 idx)
 {
-	struct quic_outq_space *sp = &outq->spaces[idx];
-	struct quic_outq_packet *pkt;
-
-	sp->probe = QUIC_OUTQ_PTO_PROBES;
-	if (!list_empty(&sp->ctrl) || !list_empty(&sp->crypto) || !list_empty(&sp->retrans))
-		return;
-	if (idx == QUIC_CRYPTO_APP && (!list_empty(&outq->active) || !list_empty(&outq->datagrams)))
-		return;
-	list_for_each_entry(pkt, &sp->sent, list) {
-		if (!pkt->ack_eliciting || list_empty(&pkt->frames))
-			continue;
-		list_splice_init(&pkt->frames, &sp->retrans);
-		return;
-	}
+	outq->spaces[idx].probe = QUIC_OUTQ_PTO_PROBES;
 }
 
 /**

@@ -186,8 +186,9 @@ static void outqueue_pto_backs_off_and_probes_with_new_data(struct kunit *test)
 			QUIC_OUTQ_TIMER_PTO);
 
 	/* Assert: RFC 9002 Section 6.2.1 backoff; Section 6.2.4: the probe
-	 * carries the new data, not a copy of packet 0, and a second probe
-	 * (up to two are allowed) has nothing left but a PING.
+	 * carries the new data, not a copy of packet 0; the second probe (up
+	 * to two are allowed), with no new data left, sends packet 0's data
+	 * again rather than a bare PING.
 	 */
 	KUNIT_EXPECT_EQ(test, level, QUIC_CRYPTO_APP);
 	KUNIT_EXPECT_EQ(test, quic_cong_pto_count(&e->cong), 1U);
@@ -195,8 +196,8 @@ static void outqueue_pto_backs_off_and_probes_with_new_data(struct kunit *test)
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
 	oq_expect_stream(test, e, 0, 100, 50);
 	KUNIT_EXPECT_TRUE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
-	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 1U);
-	KUNIT_EXPECT_EQ(test, e->buf[0], QUIC_FRAME_PING);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
+	oq_expect_stream(test, e, 0, 0, 100);
 	KUNIT_EXPECT_FALSE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
 	/* The next PTO counts from the probe, with the doubled period. */
 	KUNIT_EXPECT_EQ(test, quic_outq_loss_timer(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
@@ -226,6 +227,35 @@ static void outqueue_pto_probe_retransmits_oldest_despite_full_window(struct kun
 	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
 	KUNIT_EXPECT_TRUE(test, e->tx.ack_eliciting);
 	oq_expect_stream(test, e, 0, 0, 100);
+}
+
+/*
+ * RFC 9002 Section 6.2.4: two probes let one lost datagram cost no further
+ * timeout. When one packet holds all the outstanding data, the second
+ * probe repeats it rather than being a bare PING: a path that loses the
+ * first datagram of each flight would otherwise never deliver it (found
+ * by quic_explore, pattern kth-of-flight, in a client's Initial).
+ */
+static void outqueue_pto_second_probe_repeats_the_only_outstanding_data(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u8 level;
+
+	/* Arrange: packet 0 holds 100 bytes, nothing new is queued. */
+	KUNIT_ASSERT_EQ(test, oq_send_data(test, e, s, 0, 100, OQ_T0), 0);
+	KUNIT_ASSERT_EQ(test, quic_outq_loss_timeout(&e->outq, OQ_T0 + OQ_PTO_APP, &level),
+			QUIC_OUTQ_TIMER_PTO);
+
+	/* Act: both probes of the timeout. */
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
+	oq_expect_stream(test, e, 0, 0, 100);
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0 + OQ_PTO_APP), 0U);
+
+	/* Assert: the second carries the same bytes again. */
+	KUNIT_EXPECT_EQ(test, e->tx.pn, 2LL);
+	oq_expect_stream(test, e, 0, 0, 100);
+	KUNIT_EXPECT_FALSE(test, quic_outq_probe_pending(&e->outq, QUIC_CRYPTO_APP));
 }
 
 static void outqueue_pto_probe_is_ping_when_nothing_to_send(struct kunit *test)
@@ -703,6 +733,7 @@ static struct kunit_case recovery_cases[] = {
 	KUNIT_CASE(outqueue_time_threshold_loss_sets_and_fires_loss_time),
 	KUNIT_CASE(outqueue_pto_backs_off_and_probes_with_new_data),
 	KUNIT_CASE(outqueue_pto_probe_retransmits_oldest_despite_full_window),
+	KUNIT_CASE(outqueue_pto_second_probe_repeats_the_only_outstanding_data),
 	KUNIT_CASE(outqueue_pto_probe_is_ping_when_nothing_to_send),
 	KUNIT_CASE(outqueue_pto_not_armed_with_nothing_in_flight),
 	KUNIT_CASE(outqueue_client_keeps_anti_deadlock_pto_until_validated),
