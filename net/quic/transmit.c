@@ -151,6 +151,19 @@ static int quic_xmit_packet(struct sock *sk, u8 level, u8 *buf, u32 room, u32 mi
 		tx.min_eliciting = max(tx.min_eliciting, tx.min_len);
 		tx.min_len = 0;
 	}
+	/*
+	 * Sections 8.2.1 and 8.2.2: the datagram of a PATH_CHALLENGE or
+	 * PATH_RESPONSE is expanded to 1200 bytes; both frames are
+	 * ack-eliciting. When the congestion window holds the frame back,
+	 * what leaves is an ACK alone, which must stay unpadded, or each ACK
+	 * would add 1200 bytes in flight that nothing acknowledges, until the
+	 * window is full of them and the connection stalls (found by
+	 * quic_explore, scenario nat_rebinding).
+	 */
+	if (level == QUIC_CRYPTO_APP) {
+		tx.min_eliciting = max(tx.min_eliciting, tx.min_len);
+		tx.min_len = 0;
+	}
 	tx.pmtu_probe = kind == QUIC_XMIT_PMTU_PROBE;
 	tx.ack_only = kind == QUIC_XMIT_ACK_ONLY;
 	tx.nagle = !quic_config(sk)->stream_data_nodelay;
