@@ -450,7 +450,8 @@ void quic_migrate_path_response(struct sock *sk)
  * quic_migrate_path_timeout - the new peer address was not validated in time
  * @sk: the socket, owned (the path timer's handler)
  *
- * Section 9.3.2: back to the last validated address.
+ * Section 9.3.2: back to the last validated address, where what waited
+ * is sent and the loss detection timer armed again.
  */
 void quic_migrate_path_timeout(struct sock *sk)
 {
@@ -470,6 +471,12 @@ void quic_migrate_path_timeout(struct sock *sk)
 	quic_migrate_validated(sk);
 	quic_path_challenge_clear(paths);
 	__sk_dst_reset(sk);
+	/* While the new address was unvalidated the anti-amplification limit
+	 * may have held data and the PTO back (RFC 9002 Section 6.2.2.1);
+	 * nothing else would send them now (found by quic_explore, scenario
+	 * nat_rebinding).
+	 */
+	quic_xmit(sk);
 }
 
 /* The next ID of the server's we have not used: one above the active one. */
