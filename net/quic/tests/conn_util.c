@@ -271,6 +271,8 @@ enum conn_tp {
 	CONN_TP_IDLE_TIMEOUT,	/* max_idle_timeout, microseconds */
 	CONN_TP_CID_LIMIT,	/* active_connection_id_limit */
 	CONN_TP_FIXED_VERSION,	/* disable_compatible_version */
+	CONN_TP_MAX_ACK_DELAY,	/* max_ack_delay, microseconds */
+	CONN_TP_MAX_DATAGRAM,	/* max_datagram_frame_size */
 };
 
 /* Set one of our transport parameters on @sock, before listen() or connect(). */
@@ -300,6 +302,12 @@ static void conn_tp_set(struct kunit *test, struct socket *sock, enum conn_tp wh
 		break;
 	case CONN_TP_FIXED_VERSION:
 		prm.disable_compatible_version = val;
+		break;
+	case CONN_TP_MAX_ACK_DELAY:
+		prm.max_ack_delay = val;
+		break;
+	case CONN_TP_MAX_DATAGRAM:
+		prm.max_datagram_frame_size = val;
 		break;
 	}
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &prm,
@@ -358,7 +366,8 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	static const char sfin[] = "encrypted extensions .. server finished";
 	static const char cfin[] = "client finished";
 	struct quic_config cfg = { .version = c->version,
-				   .plpmtud_probe_interval = p->probe_interval };
+				   .plpmtud_probe_interval = p->probe_interval,
+				   .initial_smoothed_rtt = p->initial_rtt };
 	union quic_addr a;
 	u8 buf[64];
 	int i;
@@ -398,9 +407,10 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		conn_tp_set(test, p->lsock, CONN_TP_PLAIN_1RTT, 1);
 	if (p->plain_1rtt & 2)
 		conn_tp_set(test, p->client, CONN_TP_PLAIN_1RTT, 1);
-	if (p->validate_peer_address || p->listen_version) {
+	if (p->validate_peer_address || p->listen_version || p->initial_rtt) {
 		struct quic_config lcfg = { .validate_peer_address = p->validate_peer_address,
-					    .version = p->listen_version };
+					    .version = p->listen_version,
+					    .initial_smoothed_rtt = p->initial_rtt };
 
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk, QUIC_SOCKOPT_CONFIG,
 							     &lcfg, sizeof(lcfg)), 0);
@@ -419,6 +429,14 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	}
 	if (p->idle_timeout)
 		conn_tp_set(test, p->lsock, CONN_TP_IDLE_TIMEOUT, p->idle_timeout);
+	if (p->max_ack_delay) {
+		conn_tp_set(test, p->lsock, CONN_TP_MAX_ACK_DELAY, p->max_ack_delay);
+		conn_tp_set(test, p->client, CONN_TP_MAX_ACK_DELAY, p->max_ack_delay);
+	}
+	if (p->max_datagram) {
+		conn_tp_set(test, p->lsock, CONN_TP_MAX_DATAGRAM, p->max_datagram);
+		conn_tp_set(test, p->client, CONN_TP_MAX_DATAGRAM, p->max_datagram);
+	}
 	KUNIT_ASSERT_EQ(test, kernel_listen(p->lsock, 4), 0);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG, &cfg,
 						     sizeof(cfg)), 0);

@@ -47,6 +47,9 @@ struct conn_case {
  *	packets (its first, then PTO probes); 0: at once.
  * @listen_sndbuf: SO_SNDBUF set on the listener (0: not set).
  * @listen_rcvbuf: SO_RCVBUF set on the listener (0: not set).
+ * @initial_rtt: both ends' initial_smoothed_rtt in microseconds (0: default)
+ * @max_ack_delay: both ends' max_ack_delay in microseconds (0: default)
+ * @max_datagram: both ends' max_datagram_frame_size (0: no DATAGRAM)
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -71,6 +74,9 @@ struct conn_pair {
 	u8 server_waits_initials;
 	int listen_sndbuf;
 	int listen_rcvbuf;
+	u32 initial_rtt;
+	u32 max_ack_delay;
+	u16 max_datagram;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);
