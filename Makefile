@@ -22,7 +22,8 @@ help:
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
-	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=)"
+	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
+	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
 	@echo "                  (ARCH=x86_64|arm64|um, BENCH_ARGS=)"
@@ -50,6 +51,7 @@ selftest:
 
 stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
+	./scripts/explore-stress.sh $(ARCH)
 
 bench:
 	./scripts/bench.py --arch=$(ARCH) $(BENCH_ARGS)
