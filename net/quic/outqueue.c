@@ -1407,13 +1407,14 @@ void quic_outq_frame_lost(struct quic_outq *outq, struct quic_outq_frame *fr,
  * each space's ack-eliciting packets and bytes in flight are those of its
  * list, which is in packet number order; no Application packet is in
  * flight without being ack-eliciting; stream bytes sent stay within
- * the peer's connection limit (RFC 9000 Section 4.1); the congestion
- * window is never below kMinimumWindow (RFC 9002 Section 7.2).
+ * the peer's connection and stream limits (RFC 9000 Section 4.1); the
+ * congestion window is never below kMinimumWindow (RFC 9002 Section 7.2).
  *
  * Return: NULL, or a description of what is broken.
  */
 const char *quic_outq_invariant(const struct quic_outq *outq)
 {
+	const struct quic_outq_stream *os;
 	const struct quic_outq_packet *pkt;
 	u64 flight = 0;
 	int i;
@@ -1449,6 +1450,17 @@ const char *quic_outq_invariant(const struct quic_outq *outq)
 	}
 	if (flight != quic_cong_in_flight(outq->cong))
 		return "bytes in flight differ from the packets in flight";
+	/* RFC 9000 Section 4.1: a stream's bytes sent (up to its first
+	 * frame never sent) stay within the peer's MAX_STREAM_DATA.
+	 */
+	list_for_each_entry(os, &outq->streams_list, node) {
+		u64 sent = os->offset;
+
+		if (!list_empty(&os->pending))
+			sent = list_first_entry(&os->pending, struct quic_outq_frame, list)->offset;
+		if (sent > os->stream->send.max_bytes)
+			return "stream bytes sent beyond the peer's MAX_STREAM_DATA";
+	}
 	if (outq->data_sent > outq->max_data)
 		return "stream bytes sent beyond the peer's MAX_DATA";
 	if (quic_cong_window(outq->cong) < quic_cong_min_window(outq->cong))

@@ -658,6 +658,7 @@ static void outqueue_invariant_names_what_drifted(struct kunit *test)
 {
 	struct oq_env *e;
 	struct quic_stream *s;
+	u64 limit;
 	u32 saved;
 
 	if (!IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS))
@@ -684,6 +685,15 @@ static void outqueue_invariant_names_what_drifted(struct kunit *test)
 	e->outq.data_sent = e->outq.max_data + 1;
 	KUNIT_EXPECT_NOT_NULL(test, quic_outq_invariant(&e->outq));
 	e->outq.data_sent = 100;
+	KUNIT_EXPECT_NULL(test, quic_outq_invariant(&e->outq));
+
+	/* RFC 9000 Section 4.1: 100 bytes sent, the peer allowed 99. */
+	limit = s->send.max_bytes;
+	s->send.max_bytes = 99;
+	KUNIT_ASSERT_NOT_NULL(test, quic_outq_invariant(&e->outq));
+	KUNIT_EXPECT_STREQ(test, quic_outq_invariant(&e->outq),
+			   "stream bytes sent beyond the peer's MAX_STREAM_DATA");
+	s->send.max_bytes = limit;
 	KUNIT_EXPECT_NULL(test, quic_outq_invariant(&e->outq));
 }
 
