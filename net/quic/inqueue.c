@@ -973,6 +973,83 @@ int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read);
 
 /**
+ * quic_inq_head_continues - tell whether the next read continues a message
+ * @inq: the queue
+ * @ri: what the last quic_inq_read() returned
+ *
+ * Return: true when the head of the queue is more data of the same stream
+ * (or CRYPTO level) as @ri.
+ */
+bool quic_inq_head_continues(struct quic_inq *inq, const struct quic_inq_rinfo *ri)
+{
+	struct quic_inq_chunk *c = quic_inq_head(inq);
+
+	return c && (ri->type == QUIC_INQ_STREAM || ri->type == QUIC_INQ_CRYPTO) &&
+	       quic_inq_same_msg(c, ri);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_continues);
+
+/**
+ * quic_inq_peek - copy the head message of the delivery queue, leaving it queued
+ * @inq: the queue
+ * @to: destination
+ * @ri: output: what the message is, as quic_inq_read() reports it; no
+ *	flow control update is ever due
+ *
+ * recvmsg(MSG_PEEK): the same bytes quic_inq_read() would return, but
+ * nothing is consumed, freed or accounted, so the next read returns them
+ * again. A DATAGRAM or notification too long for @to sets @ri->trunc and
+ * stays whole in the queue.
+ *
+ * Return: bytes copied, -EAGAIN when nothing is queued, -EFAULT when
+ * nothing could be copied.
+ */
+int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri)
+{
+	struct quic_inq_chunk *c, *first;
+	size_t copied = 0, left, want, n;
+
+	memset(ri, 0, sizeof(*ri));
+	first = quic_inq_head(inq);
+	if (!first)
+		return -EAGAIN;
+	ri->type = first->type;
+	ri->level = first->level;
+	ri->stream_id = first->id;
+	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT) {
+		want = min_t(size_t, first->len, iov_iter_count(to));
+		if (copy_to_iter(first->data, want, to) < want)
+			return -EFAULT;
+		ri->trunc = want < first->len;
+		return want;
+	}
+
+	c = first;
+	list_for_each_entry_from(c, &inq->readq, list) {
+		if (!quic_inq_same_msg(c, ri))
+			break;
+		left = c->len - c->read;
+		if (left) {
+			want = min(left, iov_iter_count(to));
+			if (!want)
+				break;
+			n = copy_to_iter(c->data + c->read, want, to);
+			copied += n;
+			if (n < want)
+				return copied ? copied : -EFAULT;
+			if (n < left)
+				break;
+		}
+		if (c->fin) {
+			ri->fin = 1;
+			break;
+		}
+	}
+	return copied;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_peek);
+
+/**
  * quic_inq_read_buf - quic_inq_read() into a kernel buffer
  * @inq: the queue
  * @t: the connection's stream table

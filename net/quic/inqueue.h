@@ -315,6 +315,8 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri);
+int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri);
+bool quic_inq_head_continues(struct quic_inq *inq, const struct quic_inq_rinfo *ri);
 int quic_inq_read_buf(struct quic_inq *inq, struct quic_stream_table *t, void *buf, u32 len,
 		      struct quic_inq_rinfo *ri);
 

@@ -627,12 +627,82 @@ static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *
 		quic_xmit(sk);
 }
 
+/* The control message and flags of what @ri describes: the stream or
+ * CRYPTO level it came from, or what kind of message it was.
+ */
+static void quic_msg_put_info(struct msghdr *msg, const struct quic_inq_rinfo *ri)
+{
+	struct quic_handshake_info hs;
+	struct quic_stream_info si;
+
+	switch (ri->type) {
+	case QUIC_INQ_CRYPTO:
+		hs.crypto_level = ri->level;
+		put_cmsg(msg, SOL_QUIC, QUIC_HANDSHAKE_INFO, sizeof(hs), &hs);
+		break;
+	case QUIC_INQ_STREAM:
+		memset(&si, 0, sizeof(si));
+		si.stream_id = ri->stream_id;
+		si.stream_flags = ri->fin ? MSG_STREAM_FIN : 0;
+		put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
+		break;
+	case QUIC_INQ_EVENT:
+		msg->msg_flags |= MSG_NOTIFICATION;
+		if (ri->trunc)
+			msg->msg_flags |= MSG_TRUNC;
+		break;
+	default:
+		msg->msg_flags |= MSG_DATAGRAM;
+		if (ri->trunc)
+			msg->msg_flags |= MSG_TRUNC;
+		break;
+	}
+}
+
+/*
+ * MSG_WAITALL on stream data: read more of the stream the first read came
+ * from until @len bytes, its FIN, an error, a signal or the timeout, or
+ * until the head of the queue is something else (another stream's data, a
+ * DATAGRAM, an event), which one recvmsg() never mixes in. The credit each
+ * read frees is advertised at once, so a peer held by flow control can
+ * send the rest.
+ *
+ * Return: bytes read here (the caller's first read not counted).
+ */
+static int quic_msg_read_rest(struct sock *sk, struct msghdr *msg, size_t len,
+			      struct quic_inq_rinfo *ri, long *timeo)
+{
+	struct quic_inq_rinfo more;
+	int copied = 0, n;
+
+	while (!ri->fin && msg_data_left(msg) && copied < len) {
+		quic_msg_read_updates(sk, ri, false);
+		ri->conn_update = 0;
+		ri->stream_update = 0;
+		if (quic_msg_wait_data(sk, timeo) ||
+		    !quic_inq_head_continues(quic_inq(sk), ri))
+			break;
+		n = quic_inq_read(quic_inq(sk), quic_streams(sk), &msg->msg_iter, &more);
+		if (n < 0)
+			break;
+		copied += n;
+		ri->fin = more.fin;
+		ri->conn_update = more.conn_update;
+		ri->max_data = more.max_data;
+		ri->stream_update = more.stream_update;
+		ri->max_stream_data = more.max_stream_data;
+	}
+	return copied;
+}
+
 /**
  * quic_recvmsg - recvmsg() on a QUIC socket
  * @sk: the socket
  * @msg: where the data and control messages go
  * @len: room in @msg
- * @flags: MSG_DONTWAIT honoured
+ * @flags: MSG_DONTWAIT; MSG_PEEK returns what the next read would and
+ *	leaves it queued; MSG_WAITALL waits, on stream data, for @len bytes
+ *	of the same stream or its end (quic_msg_read_rest())
  * @addr_len: unused: the peer is fixed
  *
  * Return: bytes read; 0 once the connection was closed cleanly and
@@ -642,8 +712,6 @@ static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *
  */
 int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int *addr_len)
 {
-	struct quic_handshake_info hs;
-	struct quic_stream_info si;
 	struct quic_inq_rinfo ri;
 	bool queued = false;
 	long timeo;
@@ -662,39 +730,26 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 		goto out;
 	}
 
+	if (flags & MSG_PEEK) {
+		err = quic_inq_peek(quic_inq(sk), &msg->msg_iter, &ri);
+		if (err >= 0)
+			quic_msg_put_info(msg, &ri);
+		goto out;
+	}
 	err = quic_inq_read(quic_inq(sk), quic_streams(sk), &msg->msg_iter, &ri);
 	if (err < 0)
 		goto out;
-	switch (ri.type) {
-	case QUIC_INQ_CRYPTO:
-		hs.crypto_level = ri.level;
-		put_cmsg(msg, SOL_QUIC, QUIC_HANDSHAKE_INFO, sizeof(hs), &hs);
-		break;
-	case QUIC_INQ_STREAM:
-		memset(&si, 0, sizeof(si));
-		si.stream_id = ri.stream_id;
-		si.stream_flags = ri.fin ? MSG_STREAM_FIN : 0;
-		put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
-		if (ri.fin) {
-			struct quic_stream *s = quic_stream_find(quic_streams(sk), ri.stream_id);
+	if ((flags & MSG_WAITALL) && ri.type == QUIC_INQ_STREAM)
+		err += quic_msg_read_rest(sk, msg, len - err, &ri, &timeo);
+	quic_msg_put_info(msg, &ri);
+	if (ri.type == QUIC_INQ_STREAM && ri.fin) {
+		struct quic_stream *s = quic_stream_find(quic_streams(sk), ri.stream_id);
 
-			/* "App Read All Data": Data Read, reported like any move. */
-			if (s) {
-				quic_event_stream_part(sk, s, false);
-				queued = quic_msg_stream_done(sk, s);
-			}
+		/* "App Read All Data": Data Read, reported like any move. */
+		if (s) {
+			quic_event_stream_part(sk, s, false);
+			queued = quic_msg_stream_done(sk, s);
 		}
-		break;
-	case QUIC_INQ_EVENT:
-		msg->msg_flags |= MSG_NOTIFICATION;
-		if (ri.trunc)
-			msg->msg_flags |= MSG_TRUNC;
-		break;
-	default:
-		msg->msg_flags |= MSG_DATAGRAM;
-		if (ri.trunc)
-			msg->msg_flags |= MSG_TRUNC;
-		break;
 	}
 	quic_msg_read_updates(sk, &ri, queued);
 out:

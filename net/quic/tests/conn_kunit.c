@@ -1215,7 +1215,121 @@ static void conn_suite_exit(struct kunit_suite *suite)
 	quic_kunit_loopback_down();
 }
 
+/* One recvmsg() with @flags; the stream information, when any, in @si. */
+static int conn_recv_flags(struct socket *sock, struct quic_stream_info *si, void *data,
+			   size_t len, int flags, int *msg_flags)
+{
+	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
+	struct kvec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cmsg = (struct cmsghdr *)cbuf;
+	int ret;
+
+	memset(si, 0, sizeof(*si));
+	si->stream_id = -1;
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, flags);
+	if (ret >= 0 && cmsg->cmsg_level == SOL_QUIC && cmsg->cmsg_type == QUIC_STREAM_INFO)
+		memcpy(si, CMSG_DATA(cmsg), sizeof(*si));
+	*msg_flags = msg.msg_flags;
+	return ret;
+}
+
+/* recv(2) MSG_PEEK: the data stays queued, and the read after it returns
+ * the same bytes; this held for stream data and for a DATAGRAM. It was
+ * ignored before: a peek consumed what it returned.
+ */
+static void conn_recv_peek_leaves_the_data_queued(struct kunit *test)
+{
+	static const char text[] = "peeked, then read";
+	struct quic_stream_info si;
+	struct conn_pair p = { .max_datagram = 1200 };
+	int mflags;
+	u8 buf[64];
+
+	conn_handshake(test, &conn_cases[0], 63046, &p);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, text,
+					       sizeof(text)), sizeof(text));
+	/* Wait for all of it, FIN included, without taking any. */
+	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, 6, MSG_PEEK, &mflags), 6);
+	KUNIT_EXPECT_EQ(test, si.stream_id, 0LL);
+	KUNIT_EXPECT_FALSE(test, si.stream_flags & MSG_STREAM_FIN);
+	KUNIT_EXPECT_MEMEQ(test, buf, text, 6);
+	msleep(100);
+
+	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, sizeof(buf), MSG_PEEK, &mflags),
+			sizeof(text));
+	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
+	memset(buf, 0, sizeof(buf));
+	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, sizeof(buf), 0, &mflags),
+			sizeof(text));
+	KUNIT_EXPECT_MEMEQ(test, buf, text, sizeof(text));
+	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
+
+	/* A DATAGRAM: peeked short (truncated), then read whole. */
+	KUNIT_ASSERT_EQ(test, conn_send(p.client, 0, NULL, 0, text, sizeof(text), MSG_DATAGRAM),
+			sizeof(text));
+	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, 4, MSG_PEEK, &mflags), 4);
+	KUNIT_EXPECT_TRUE(test, mflags & MSG_DATAGRAM);
+	KUNIT_EXPECT_TRUE(test, mflags & MSG_TRUNC);
+	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, sizeof(buf), 0, &mflags),
+			sizeof(text));
+	KUNIT_EXPECT_TRUE(test, mflags & MSG_DATAGRAM);
+	KUNIT_EXPECT_FALSE(test, mflags & MSG_TRUNC);
+	KUNIT_EXPECT_MEMEQ(test, buf, text, sizeof(text));
+}
+
+struct conn_later {
+	struct delayed_work work;
+	struct socket *sock;
+	const u8 *data;
+	size_t len;
+	int ret;
+};
+
+static void conn_later_send(struct work_struct *work)
+{
+	struct conn_later *l = container_of(to_delayed_work(work), struct conn_later, work);
+
+	l->ret = conn_send_stream(l->sock, 0, MSG_STREAM_FIN, l->data, l->len);
+}
+
+/* recv(2) MSG_WAITALL: one call returns the whole length asked for, though
+ * the second half arrives while it waits; it was ignored before (the call
+ * returned the first half).
+ */
+static void conn_recv_waitall_waits_for_the_whole_length(struct kunit *test)
+{
+	const size_t len = 6000;
+	struct quic_stream_info si;
+	struct conn_later later = {};
+	struct conn_pair p = {};
+	int mflags;
+	u8 *data, *buf;
+
+	conn_handshake(test, &conn_cases[0], 63047, &p);
+	data = conn_pattern(test, len, 9);
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, data, len / 2),
+			len / 2);
+	later.sock = p.client;
+	later.data = data + len / 2;
+	later.len = len / 2;
+	INIT_DELAYED_WORK(&later.work, conn_later_send);
+	schedule_delayed_work(&later.work, msecs_to_jiffies(200));
+
+	KUNIT_EXPECT_EQ(test, conn_recv_flags(p.server, &si, buf, len, MSG_WAITALL, &mflags),
+			len);
+	flush_delayed_work(&later.work);
+	KUNIT_EXPECT_EQ(test, later.ret, len / 2);
+	KUNIT_EXPECT_EQ(test, si.stream_id, 0LL);
+	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
+	KUNIT_EXPECT_MEMEQ(test, buf, data, len);
+}
+
 static struct kunit_case conn_test_cases[] = {
+	KUNIT_CASE(conn_recv_peek_leaves_the_data_queued),
+	KUNIT_CASE(conn_recv_waitall_waits_for_the_whole_length),
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
 	KUNIT_CASE(conn_close_reaches_the_peer),
