@@ -15,8 +15,9 @@
  *
  * Every seed runs one scenario (handshake in each version and with Retry,
  * bulk transfer on one and many streams, both ends writing at once,
- * DATAGRAM, key update mid-transfer, NAT rebinding mid-transfer, close
- * with data in flight) with initial_smoothed_rtt and max_ack_delay of a
+ * DATAGRAM, key update mid-transfer, NAT rebinding mid-transfer, client
+ * migration mid-transfer, the server's preferred address, close with data
+ * in flight) with initial_smoothed_rtt and max_ack_delay of a
  * millisecond or two, so that loss recovery runs in milliseconds. The
  * oracle, per seed:
  *   - it ends within its deadline: no deadlock in the handshake or at the
@@ -88,6 +89,8 @@ MODULE_PARM_DESC(explore_replay, "run only this seed (as a failure prints it)");
  */
 #define XP_PORT_BASE	62400
 #define XP_PORTS	16
+/* The server's preferred address: 127.0.0.3, this far above its port. */
+#define XP_PREF_OFFSET	50
 
 /* Datagrams the link holds at most; more are lost (a full router queue). */
 #define XL_QUEUE_MAX	256
@@ -148,6 +151,7 @@ struct xlink {
 	enum xl_pattern pattern;
 	u32 gen;
 	__be16 port;			/* the listener's */
+	__be16 port2;			/* the server's preferred address's, or 0 */
 	bool rebind_ok;
 	__be16 nat_real;		/* the client's own port */
 	__be16 nat_ext[XL_REBINDS_MAX + 1];	/* what the server sees, latest last */
@@ -265,9 +269,10 @@ static bool xl_hook(struct sock *sk, struct sk_buff *skb)
 
 	if (!READ_ONCE(xl.active) || sa->sa.sa_family != AF_INET)
 		return false;
-	if (sa->v4.sin_port != xl.port && da->v4.sin_port != xl.port)
+	/* 1: the server sends */
+	dir = sa->v4.sin_port == xl.port || (xl.port2 && sa->v4.sin_port == xl.port2);
+	if (!dir && da->v4.sin_port != xl.port && (!xl.port2 || da->v4.sin_port != xl.port2))
 		return false;
-	dir = sa->v4.sin_port == xl.port;	/* 1: the server sends */
 
 	d = kmalloc(sizeof(*d) + skb->len, GFP_ATOMIC);
 	if (!d)
@@ -426,7 +431,7 @@ static int xl_thread(void *unused)
 }
 
 /* Start the link for one seed: its rates and pattern come from @seed. */
-static void xl_start(u64 seed, u16 port, bool rebind)
+static void xl_start(u64 seed, u16 port, u16 port2, bool rebind)
 {
 	struct xl_rates *r = &xl.rate;
 
@@ -473,6 +478,7 @@ static void xl_start(u64 seed, u16 port, bool rebind)
 		break;
 	}
 	xl.port = htons(port);
+	xl.port2 = htons(port2);
 	xl.rebind_ok = false;
 	memset(xl.nat_ext, 0, sizeof(xl.nat_ext));
 	xl.nat_n = 0;
@@ -560,6 +566,7 @@ struct xrun;
  * @listen_version: the listener's preferred version (0: v1)
  * @retry: the listener answers with a Retry
  * @rebind: the link may rebind the client's port after the handshake
+ * @pref: the server offers a preferred address (RFC 9000 Section 9.6)
  * @datagram: both ends take DATAGRAM frames of this size
  * @idle: both ends' max_idle_timeout, microseconds (0: default)
  * @run: the scenario after the handshake: NULL, or what went wrong
@@ -570,6 +577,7 @@ struct xscen {
 	u32 listen_version;
 	u8 retry;
 	u8 rebind;
+	u8 pref;
 	u16 datagram;
 	u32 idle;
 	const char *(*run)(struct xrun *r);
@@ -590,8 +598,15 @@ struct xrun {
 	u32 dg_sent[2];
 	DECLARE_BITMAP(dg_got[2], XD_MAX);
 	u32 dg_count;
-	/* key update scenario: how many updates were started */
+	/* key update scenario: how many updates were started; migration
+	 * scenario: whether the client moved
+	 */
 	u32 updates;
+	/* over the seeds of the scenario: updates or moves done, and seeds
+	 * that ended with the client on the server's preferred address
+	 */
+	u32 acts;
+	u32 on_pref;
 	/* the last recvmsg() error, or 1 at end of file */
 	int rcv_err;
 	char why[192];
@@ -849,6 +864,52 @@ static const char *xs_rebind(struct xrun *r)
 }
 
 /* DATAGRAM number dg_sent[@end] from @end (0: the client, 1: the server). */
+/* Both write at once; whether the client then talks to the preferred
+ * address is counted: a path that lost its validation stays where it was
+ * (RFC 9000 Section 9.6.1), which is no failure.
+ */
+static const char *xs_pref(struct xrun *r)
+{
+	union quic_addr got;
+	const char *why;
+
+	why = xs_both(r);
+	if (!why && kernel_getpeername(r->p.client, &got.sa) > 0 &&
+	    got.v4.sin_addr.s_addr == htonl(0x7f000003))
+		r->on_pref++;
+	return why;
+}
+
+/* The client moves to 127.0.0.2 once a third of its data is sent. */
+static const char *xs_migrate_step(struct xrun *r)
+{
+	const struct xflow *f = &r->flow[0];
+	union quic_addr a;
+	int err;
+
+	if (r->updates || f->sent < f->len / 3)
+		return NULL;
+	quic_kunit_addr4(&a, "127.0.0.2", 0);
+	err = quic_kernel_setsockopt(r->p.client->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, &a,
+				     sizeof(a.v4));
+	/* Not before the handshake is confirmed (RFC 9000 Section 9), nor
+	 * without a spare connection ID of the server's, nor during a move.
+	 */
+	if (err == -ENOTCONN || err == -EAGAIN || err == -EBUSY)
+		return NULL;
+	if (err)
+		return xr_fail(r, "migration returned %d", err);
+	r->updates++;
+	return NULL;
+}
+
+static const char *xs_migrate(struct xrun *r)
+{
+	xr_add(r, r->p.client, r->p.server, 0, 96 * 1024);
+	xr_add(r, r->p.server, r->p.client, 1, 48 * 1024);
+	return xf_pump(r, xs_migrate_step);
+}
+
 static const char *xd_send(struct xrun *r, struct socket *sock, int end, bool *progress)
 {
 	u32 i = r->dg_sent[end], len = xd_len(i);
@@ -954,17 +1015,19 @@ static const char *xs_close(struct xrun *r)
 }
 
 static const struct xscen xscens[] = {
-	{ "handshake_v1", QUIC_VERSION_V1, 0, 0, 0, 0, 0, xs_echo },
-	{ "handshake_v2", QUIC_VERSION_V2, 0, 0, 0, 0, 0, xs_echo },
-	{ "compatible_v1_to_v2", QUIC_VERSION_V1, QUIC_VERSION_V2, 0, 0, 0, 0, xs_echo },
-	{ "retry", QUIC_VERSION_V1, 0, 1, 0, 0, 0, xs_echo },
-	{ "bulk_one_stream", QUIC_VERSION_V1, 0, 0, 0, 0, 0, xs_bulk_one },
-	{ "bulk_many_streams", QUIC_VERSION_V2, 0, 0, 0, 0, 0, xs_bulk_many },
-	{ "both_write", QUIC_VERSION_V1, 0, 0, 0, 0, 0, xs_both },
-	{ "datagram", QUIC_VERSION_V1, 0, 0, 0, 1200, 0, xs_datagram },
-	{ "key_update", QUIC_VERSION_V1, 0, 0, 0, 0, 0, xs_key_update },
-	{ "nat_rebinding", QUIC_VERSION_V1, 0, 0, 1, 0, 0, xs_rebind },
-	{ "close_in_flight", QUIC_VERSION_V1, 0, 0, 0, 0, 1000000, xs_close },
+	{ "handshake_v1", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 0, xs_echo },
+	{ "handshake_v2", QUIC_VERSION_V2, 0, 0, 0, 0, 0, 0, xs_echo },
+	{ "compatible_v1_to_v2", QUIC_VERSION_V1, QUIC_VERSION_V2, 0, 0, 0, 0, 0, xs_echo },
+	{ "retry", QUIC_VERSION_V1, 0, 1, 0, 0, 0, 0, xs_echo },
+	{ "bulk_one_stream", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 0, xs_bulk_one },
+	{ "bulk_many_streams", QUIC_VERSION_V2, 0, 0, 0, 0, 0, 0, xs_bulk_many },
+	{ "both_write", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 0, xs_both },
+	{ "datagram", QUIC_VERSION_V1, 0, 0, 0, 0, 1200, 0, xs_datagram },
+	{ "key_update", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 0, xs_key_update },
+	{ "nat_rebinding", QUIC_VERSION_V1, 0, 0, 1, 0, 0, 0, xs_rebind },
+	{ "client_migration", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 0, xs_migrate },
+	{ "preferred_address", QUIC_VERSION_V1, 0, 0, 0, 1, 0, 0, xs_pref },
+	{ "close_in_flight", QUIC_VERSION_V1, 0, 0, 0, 0, 0, 1000000, xs_close },
 };
 
 static const u32 xciphers[] = {
@@ -1041,6 +1104,7 @@ static void xr_dump_flows(struct xrun *r)
 static const char *xr_seed(struct xrun *r, u64 seed, u16 port)
 {
 	struct conn_case c = { "explore", AF_INET, "127.0.0.1", r->s->version };
+	union quic_addr pref;
 	const char *why;
 #if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
 	int breaks = atomic_read(&quic_invariant_breaks);
@@ -1064,11 +1128,16 @@ static const char *xr_seed(struct xrun *r, u64 seed, u16 port)
 	r->p.max_datagram = r->s->datagram;
 	r->p.idle_timeout = r->s->idle;
 
-	xl_start(seed, port, r->s->rebind);
+	if (r->s->pref) {
+		quic_kunit_addr4(&pref, "127.0.0.3", port + XP_PREF_OFFSET);
+		r->p.server_pref = &pref;
+	}
+	xl_start(seed, port, r->s->pref ? port + XP_PREF_OFFSET : 0, r->s->rebind);
 	r->in_seed = true;
 	r->deadline = jiffies + 20 * HZ;
 	conn_handshake(r->test, &c, port, &r->p);
 	why = r->s->run(r);
+	r->acts += r->updates;
 #if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
 	if (!why && atomic_read(&quic_invariant_breaks) != breaks)
 		why = "a connection invariant broke (see the log above)";
@@ -1150,10 +1219,10 @@ static void explore_scenario_completes_or_closes_as_expected(struct kunit *test)
 			   "replay: --kernel_args='quic_kunit.explore_only=%s quic_kunit.explore_replay=%#llx'",
 			   s->name, seed, xl_pattern_name[xl.pattern], why, s->name, seed);
 	}
-	kunit_info(test, "%s: %u seeds (base %#llx) in %lld ms: %llu datagrams, %llu lost, %llu duplicated, %llu held, %llu delayed, %llu changed, %llu rebound, %llu overflow\n",
+	kunit_info(test, "%s: %u seeds (base %#llx) in %lld ms: %llu datagrams, %llu lost, %llu duplicated, %llu held, %llu delayed, %llu changed, %llu rebound, %llu overflow; %u key updates or moves, %u on the preferred address\n",
 		   s->name, i, explore_seed, ktime_ms_delta(ktime_get(), start), xl.st.seen,
 		   xl.st.lost, xl.st.dups, xl.st.held, xl.st.delayed, xl.st.damaged,
-		   xl.st.rebinds, xl.st.overflow);
+		   xl.st.rebinds, xl.st.overflow, r->acts, r->on_pref);
 
 	/* Nothing left behind: sockets and charged memory. */
 	for (n = 0; n < 100; n++) {
