@@ -850,21 +850,6 @@ static bool quic_inq_same_msg(const struct quic_inq_chunk *c, const struct quic_
 	return c->level == ri->level;
 }
 
-/* A DATAGRAM or an event: one whole message, truncated to @to. */
-static int quic_inq_read_whole(struct quic_inq *inq, struct quic_inq_chunk *c,
-			       struct iov_iter *to, struct quic_inq_rinfo *ri)
-{
-	size_t want = min_t(size_t, c->len, iov_iter_count(to));
-	size_t n;
-
-	n = copy_to_iter(c->data, want, to);
-	if (n < want)
-		return -EFAULT;
-	ri->trunc = want < c->len;
-	quic_inq_chunk_free(inq, c);
-	return n;
-}
-
 /* Account @len bytes of stream data read: stream and connection windows. */
 static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_table *t,
 				     u64 len, struct quic_inq_rinfo *ri)
@@ -902,6 +887,66 @@ static struct quic_inq_chunk *quic_inq_head(struct quic_inq *inq)
 	return NULL;
 }
 
+/*
+ * Copy the head message of the delivery queue to @to. With @take the
+ * message is taken: what was copied leaves the queue and stream bytes are
+ * accounted in @t (quic_inq_read()); otherwise it stays as it was
+ * (quic_inq_peek()).
+ */
+static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
+			 struct iov_iter *to, struct quic_inq_rinfo *ri, bool take)
+{
+	struct quic_inq_chunk *c, *tmp, *first;
+	size_t copied = 0, left, want, n;
+
+	memset(ri, 0, sizeof(*ri));
+	first = quic_inq_head(inq);
+	if (!first)
+		return -EAGAIN;
+	ri->type = first->type;
+	ri->level = first->level;
+	ri->stream_id = first->id;
+	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT) {
+		/* One whole message, truncated to @to. */
+		want = min_t(size_t, first->len, iov_iter_count(to));
+		if (copy_to_iter(first->data, want, to) < want)
+			return -EFAULT;
+		ri->trunc = want < first->len;
+		if (take)
+			quic_inq_chunk_free(inq, first);
+		return want;
+	}
+
+	c = first;
+	list_for_each_entry_safe_from(c, tmp, &inq->readq, list) {
+		if (!quic_inq_same_msg(c, ri))
+			break;
+		left = c->len - c->read;
+		if (left) {
+			want = min(left, iov_iter_count(to));
+			if (!want)
+				break;
+			n = copy_to_iter(c->data + c->read, want, to);
+			if (take)
+				c->read += n;
+			copied += n;
+			if (n < want && !copied)
+				return -EFAULT;
+			if (n < left)
+				break;
+		}
+		if (c->fin)
+			ri->fin = 1;
+		if (take)
+			quic_inq_chunk_free(inq, c);
+		if (ri->fin)
+			break;
+	}
+	if (take && ri->type == QUIC_INQ_STREAM)
+		quic_inq_stream_consumed(inq, t, copied, ri);
+	return copied;
+}
+
 /**
  * quic_inq_read - read the head of the delivery queue
  * @inq: the queue
@@ -927,48 +972,7 @@ static struct quic_inq_chunk *quic_inq_head(struct quic_inq *inq)
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri)
 {
-	struct quic_inq_chunk *c, *tmp, *first;
-	size_t copied = 0, left, want, n;
-	bool fault = false;
-
-	memset(ri, 0, sizeof(*ri));
-	first = quic_inq_head(inq);
-	if (!first)
-		return -EAGAIN;
-	ri->type = first->type;
-	ri->level = first->level;
-	ri->stream_id = first->id;
-	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT)
-		return quic_inq_read_whole(inq, first, to, ri);
-
-	c = first;
-	list_for_each_entry_safe_from(c, tmp, &inq->readq, list) {
-		if (!quic_inq_same_msg(c, ri))
-			break;
-		left = c->len - c->read;
-		if (left) {
-			want = min(left, iov_iter_count(to));
-			if (!want)
-				break;
-			n = copy_to_iter(c->data + c->read, want, to);
-			c->read += n;
-			copied += n;
-			if (n < want)
-				fault = true;
-			if (n < left)
-				break;
-		}
-		if (c->fin)
-			ri->fin = 1;
-		quic_inq_chunk_free(inq, c);
-		if (ri->fin)
-			break;
-	}
-	if (fault && !copied)
-		return -EFAULT;
-	if (ri->type == QUIC_INQ_STREAM)
-		quic_inq_stream_consumed(inq, t, copied, ri);
-	return copied;
+	return quic_inq_copy(inq, t, to, ri, true);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read);
 
@@ -1006,46 +1010,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_continues);
  */
 int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri)
 {
-	struct quic_inq_chunk *c, *first;
-	size_t copied = 0, left, want, n;
-
-	memset(ri, 0, sizeof(*ri));
-	first = quic_inq_head(inq);
-	if (!first)
-		return -EAGAIN;
-	ri->type = first->type;
-	ri->level = first->level;
-	ri->stream_id = first->id;
-	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT) {
-		want = min_t(size_t, first->len, iov_iter_count(to));
-		if (copy_to_iter(first->data, want, to) < want)
-			return -EFAULT;
-		ri->trunc = want < first->len;
-		return want;
-	}
-
-	c = first;
-	list_for_each_entry_from(c, &inq->readq, list) {
-		if (!quic_inq_same_msg(c, ri))
-			break;
-		left = c->len - c->read;
-		if (left) {
-			want = min(left, iov_iter_count(to));
-			if (!want)
-				break;
-			n = copy_to_iter(c->data + c->read, want, to);
-			copied += n;
-			if (n < want)
-				return copied ? copied : -EFAULT;
-			if (n < left)
-				break;
-		}
-		if (c->fin) {
-			ri->fin = 1;
-			break;
-		}
-	}
-	return copied;
+	return quic_inq_copy(inq, NULL, to, ri, false);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_peek);
 
