@@ -18,6 +18,7 @@
  * client's first Destination Connection ID (RFC 9001 Section 5.2).
  */
 
+#include <linux/delay.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <net/sock.h>
@@ -28,6 +29,7 @@
 #include "../packet.h"
 #include "../path.h"
 #include "../pnspace.h"
+#include "../protocol.h"
 #include "../receive.h"
 #include "../socket.h"
 #include "../transmit.h"
@@ -434,4 +436,31 @@ long rx_memory_charged(const struct proto *prot)
 	for_each_possible_cpu(cpu)
 		sum += *per_cpu_ptr(prot->per_cpu_fw_alloc, cpu);
 	return sum;
+}
+
+/**
+ * rx_expect_released - expect sockets and charged memory back where they were
+ * @test: the case
+ * @prot: the protocol
+ * @socks_before: quic_sockets_allocated before the case
+ * @mem_before: rx_memory_charged() before the case
+ *
+ * Waits up to five seconds for sockets closed by the case to be freed.
+ */
+void rx_expect_released(struct kunit *test, const struct proto *prot, s64 socks_before,
+			long mem_before)
+{
+	s64 socks = 0;
+	long mem = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		socks = percpu_counter_sum(&quic_sockets_allocated);
+		mem = rx_memory_charged(prot);
+		if (socks <= socks_before && mem <= mem_before)
+			break;
+		msleep(50);
+	}
+	KUNIT_EXPECT_LE(test, socks, socks_before);
+	KUNIT_EXPECT_LE(test, mem, mem_before);
 }

@@ -65,6 +65,8 @@ void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
 void rx_sock_inject(struct kunit *test, struct sock *sk, const u8 *data, u32 len);
 bool rx_conn_closed(struct rx_conn *rc, u64 *code);
 long rx_memory_charged(const struct proto *prot);
+void rx_expect_released(struct kunit *test, const struct proto *prot, s64 socks_before,
+			long mem_before);
 u32 rx_conn_sent(void);
 
 #endif /* __net_quic_tests_rx_util_h__ */

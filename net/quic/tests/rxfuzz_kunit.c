@@ -790,9 +790,8 @@ static u32 rxf_damage(struct rxf *r)
  */
 static void rx_fuzz_every_input_is_dropped_or_closes_with_its_code(struct kunit *test)
 {
-	struct percpu_counter *socks = &quic_sockets_allocated;
-	s64 socks_before = percpu_counter_sum(socks), socks_after;
-	long mem_before, mem_after;
+	s64 socks_before = percpu_counter_sum(&quic_sockets_allocated);
+	long mem_before;
 	struct rxf_expect e;
 	enum rxf_kind kind;
 	struct proto *prot;
@@ -907,15 +906,7 @@ static void rx_fuzz_every_input_is_dropped_or_closes_with_its_code(struct kunit 
 
 	/* Teardown leaves nothing behind: sockets and charged memory. */
 	rx_conn_close(&r->c);
-	for (n = 0; n < 100; n++) {
-		socks_after = percpu_counter_sum(socks);
-		mem_after = rx_memory_charged(prot);
-		if (socks_after <= socks_before && mem_after <= mem_before)
-			break;
-		msleep(50);
-	}
-	KUNIT_EXPECT_LE(test, socks_after, socks_before);
-	KUNIT_EXPECT_LE(test, mem_after, mem_before);
+	rx_expect_released(test, prot, socks_before, mem_before);
 }
 
 static struct kunit_case rx_fuzz_cases[] = {

@@ -136,29 +136,29 @@ void quic_kunit_net_suite_exit(struct kunit_suite *suite)
 }
 
 /**
- * quic_kunit_rcv4 - hand a UDP payload to the QUIC receive path
- * @test: the case
- * @udp_sk: the UDP tunnel socket that received it
+ * quic_kunit_udp4_skb - a received UDP datagram, as the stack leaves it
  * @src: its source, a struct sockaddr_in
  * @dst: its destination, a struct sockaddr_in
  * @data: the UDP payload
  * @len: its length
+ * @gfp: allocation flags
  *
- * Builds the IPv4 and UDP headers as the stack leaves them for a tunnel's
- * encap_rcv and calls quic_rcv() with bottom halves off, as in softirq: on
- * return the datagram was processed, queued to a socket's backlog, or
- * held by the receive path.
+ * IPv4 and UDP headers built, network header set, data at the UDP header:
+ * what a UDP tunnel's encap_rcv is handed.
+ *
+ * Return: the skb, or NULL when it could not be allocated
  */
-void quic_kunit_rcv4(struct kunit *test, struct sock *udp_sk, const void *src,
-		     const void *dst, const u8 *data, u32 len)
+struct sk_buff *quic_kunit_udp4_skb(const void *src, const void *dst, const u8 *data, u32 len,
+				    gfp_t gfp)
 {
 	const struct sockaddr_in *s = src, *d = dst;
 	struct sk_buff *skb;
 	struct udphdr *uh;
 	struct iphdr *iph;
 
-	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb = alloc_skb(MAX_HEADER + sizeof(*iph) + sizeof(*uh) + len, gfp);
+	if (!skb)
+		return NULL;
 	skb_reserve(skb, MAX_HEADER);
 	iph = skb_put_zero(skb, sizeof(*iph));
 	iph->version = 4;
@@ -177,7 +177,28 @@ void quic_kunit_rcv4(struct kunit *test, struct sock *udp_sk, const void *src,
 	skb_set_transport_header(skb, sizeof(*iph));
 	__skb_pull(skb, sizeof(*iph));
 	skb->protocol = htons(ETH_P_IP);
+	return skb;
+}
 
+/**
+ * quic_kunit_rcv4 - hand a datagram to quic_rcv() as the UDP tunnel does
+ * @test: the case
+ * @udp_sk: the UDP tunnel socket that received it
+ * @src: its source, a struct sockaddr_in
+ * @dst: its destination, a struct sockaddr_in
+ * @data: the UDP payload
+ * @len: its length
+ *
+ * Builds the datagram (quic_kunit_udp4_skb()) and calls quic_rcv() with
+ * bottom halves off, as in softirq: on return the datagram was processed,
+ * queued to a socket's backlog, or held by the receive path.
+ */
+void quic_kunit_rcv4(struct kunit *test, struct sock *udp_sk, const void *src,
+		     const void *dst, const u8 *data, u32 len)
+{
+	struct sk_buff *skb = quic_kunit_udp4_skb(src, dst, data, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
 	local_bh_disable();
 	quic_rcv(udp_sk, skb);
 	local_bh_enable();
