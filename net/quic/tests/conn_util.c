@@ -429,6 +429,10 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	}
 	if (p->idle_timeout)
 		conn_tp_set(test, p->lsock, CONN_TP_IDLE_TIMEOUT, p->idle_timeout);
+	if (p->idle_each) {
+		conn_tp_set(test, p->lsock, CONN_TP_IDLE_TIMEOUT, p->listen_idle);
+		conn_tp_set(test, p->client, CONN_TP_IDLE_TIMEOUT, p->client_idle);
+	}
 	if (p->max_ack_delay) {
 		conn_tp_set(test, p->lsock, CONN_TP_MAX_ACK_DELAY, p->max_ack_delay);
 		conn_tp_set(test, p->client, CONN_TP_MAX_ACK_DELAY, p->max_ack_delay);

@@ -50,6 +50,10 @@ struct conn_case {
  * @initial_rtt: both ends' initial_smoothed_rtt in microseconds (0: default)
  * @max_ack_delay: both ends' max_ack_delay in microseconds (0: default)
  * @max_datagram: both ends' max_datagram_frame_size (0: no DATAGRAM)
+ * @idle_each: set @client_idle and @listen_idle, 0 included, instead of
+ *	@idle_timeout
+ * @client_idle: the client's max_idle_timeout, microseconds (0: none)
+ * @listen_idle: the listener's max_idle_timeout, microseconds (0: none)
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -77,6 +81,9 @@ struct conn_pair {
 	u32 initial_rtt;
 	u32 max_ack_delay;
 	u16 max_datagram;
+	u8 idle_each;
+	u32 client_idle;
+	u32 listen_idle;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);
