@@ -9,6 +9,8 @@
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
 ARCH ?= x86_64
 T ?=
+# The concurrent booted tests that make stress also runs under KCSAN (x86_64).
+KCSAN_TESTS ?= conn,misuse,many,kconsumer
 # make bench ARCH=x86_64|arm64|um [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
 BENCH_ARGS ?=
 # make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers
@@ -24,6 +26,8 @@ help:
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
+	@echo "                  and quic_rx_fuzz with 200,000 inputs,"
+	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
 	@echo "                  (ARCH=x86_64|arm64|um, BENCH_ARGS=)"
@@ -52,6 +56,9 @@ selftest:
 stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
 	./scripts/explore-stress.sh $(ARCH)
+	./kunit.py run --arch=$(ARCH) 'quic_rx_fuzz' \
+		--kernel_args='quic_kunit.rx_fuzz_inputs=200000 quic_kunit.rx_fuzz_seed=0x53545245'
+	./scripts/selftest.py --arch=x86_64 --kcsan --tests=$(KCSAN_TESTS)
 
 bench:
 	./scripts/bench.py --arch=$(ARCH) $(BENCH_ARGS)

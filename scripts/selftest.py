@@ -939,15 +939,23 @@ def main():
 	ap.add_argument('--stress', action='store_true',
 			help='long variants: quic_stress=1 for the guest (the netem test runs '
 			f'its full matrix), --test-timeout at least {STRESS_TEST_TIMEOUT}')
+	ap.add_argument('--kcsan', action='store_true',
+			help='x86_64 only: the kernel of .build/selftest-kcsan-x86_64, KCSAN '
+			'instead of KASAN (config.kcsan); a data race report fails the kernel '
+			'log check')
 	ap.add_argument('-v', '--verbose', action='store_true', help='print every case')
 	args = ap.parse_args()
+	if args.kcsan and args.arch != 'x86_64':
+		log('selftest: --kcsan is for x86_64 only')
+		return 2
 	if args.stress:
 		args.test_timeout = max(args.test_timeout, STRESS_TEST_TIMEOUT)
 	VERBOSE = args.verbose
 	arch = args.arch
 	cfg = ARCHES[arch]
 	obj = os.path.abspath(args.build_dir) if args.build_dir else \
-		os.path.join(BUILD, 'selftest-' + arch)
+		os.path.join(BUILD, ('selftest-kcsan-' if args.kcsan else 'selftest-') + arch)
+	fragments = ('config', 'config.' + arch) + (('config.kcsan',) if args.kcsan else ())
 	if args.pcap:
 		args.pcap = os.path.abspath(args.pcap)
 
@@ -977,7 +985,7 @@ def main():
 		with open(os.path.join(BUILD, f'kunit-{arch}.lock'), 'w') as lock:
 			fcntl.flock(lock, fcntl.LOCK_EX)
 			run([os.path.join(ROOT, 'scripts', 'prepare-tree.sh')])
-			modroot = build_kernel(arch, cfg, obj)
+			modroot = build_kernel(arch, cfg, obj, fragments)
 		image = build_image(arch, cfg, obj, modroot, guest)
 		guest_results, secs = boot(arch, cfg, obj, image, args, guest)
 		for t in guest_results:
