@@ -1249,12 +1249,13 @@ static void conn_recv_peek_leaves_the_data_queued(struct kunit *test)
 	conn_handshake(test, &conn_cases[0], 63046, &p);
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, text,
 					       sizeof(text)), sizeof(text));
-	/* Wait for all of it, FIN included, without taking any. */
+	/* One sendmsg(), one packet: the bytes and the FIN arrive together.
+	 * The first peek waits for them and takes nothing.
+	 */
 	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, 6, MSG_PEEK, &mflags), 6);
 	KUNIT_EXPECT_EQ(test, si.stream_id, 0LL);
 	KUNIT_EXPECT_FALSE(test, si.stream_flags & MSG_STREAM_FIN);
 	KUNIT_EXPECT_MEMEQ(test, buf, text, 6);
-	msleep(100);
 
 	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, sizeof(buf), MSG_PEEK, &mflags),
 			sizeof(text));
@@ -1316,7 +1317,11 @@ static void conn_recv_waitall_waits_for_the_whole_length(struct kunit *test)
 	later.data = data + len / 2;
 	later.len = len / 2;
 	INIT_DELAYED_WORK(&later.work, conn_later_send);
-	schedule_delayed_work(&later.work, msecs_to_jiffies(200));
+	schedule_delayed_work(&later.work, msecs_to_jiffies(500));
+	/* The read must start before the second half is sent, or the case
+	 * checks nothing MSG_WAITALL adds.
+	 */
+	KUNIT_ASSERT_TRUE(test, delayed_work_pending(&later.work));
 
 	KUNIT_EXPECT_EQ(test, conn_recv_flags(p.server, &si, buf, len, MSG_WAITALL, &mflags),
 			len);
