@@ -92,11 +92,16 @@ void quic_timer_init(struct sock *sk, struct quic_timers *t, const struct quic_t
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_init);
 
+/*
+ * At least one tick: a zero timeout still expires asynchronously. At most
+ * %QUIC_TIMER_MAX_US: usecs_to_jiffies() takes an unsigned int and maps
+ * whatever lies above jiffies_to_usecs(MAX_JIFFY_OFFSET), which wraps to
+ * about 4294.9 s, to MAX_JIFFY_OFFSET: a timer that never expires.
+ */
 static unsigned long quic_timer_expires(u64 timeout_us)
 {
-	/* At least one tick: a zero timeout still expires asynchronously. */
-	return jiffies + max_t(unsigned long, usecs_to_jiffies(min_t(u64, timeout_us, U32_MAX)),
-			       1);
+	return jiffies + max_t(unsigned long,
+			       usecs_to_jiffies(min_t(u64, timeout_us, QUIC_TIMER_MAX_US)), 1);
 }
 
 /* An expiry of @type deferred to release_sock() is stale once the owner
@@ -113,7 +118,7 @@ static void quic_timer_forget_deferred(struct quic_timers *t, u8 type)
  * quic_timer_reset - (re)arm a timer @timeout_us microseconds from now
  * @t: the socket's timers
  * @type: any type but %QUIC_TIMER_PACE (see quic_timer_start_pace())
- * @timeout_us: delay; rounded up to a jiffy, capped at about 71 minutes
+ * @timeout_us: delay; rounded up to a jiffy, capped at %QUIC_TIMER_MAX_US (an hour)
  *
  * An expiry of this timer still deferred to release_sock() is dropped:
  * the new deadline replaces it. A deadline already due (@timeout_us 0)

@@ -7,9 +7,13 @@
 #define __net_quic_timer_h__
 
 #include <linux/hrtimer.h>
+#include <linux/time64.h>
 #include <linux/timer.h>
 
 struct sock;
+
+/* The longest delay a timer takes, microseconds: an hour. */
+#define QUIC_TIMER_MAX_US	(3600ULL * USEC_PER_SEC)
 
 enum quic_timer_type {
 	QUIC_TIMER_LOSS,	/* loss detection / PTO (RFC 9002 Section 6) */

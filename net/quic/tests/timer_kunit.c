@@ -128,6 +128,35 @@ static void timer_arm_and_stop_balance_references(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
 }
 
+/*
+ * A delay beyond an hour is an hour: usecs_to_jiffies() would make the
+ * largest ones MAX_JIFFY_OFFSET, a timer that never expires (a closing
+ * period whose socket then lingers forever).
+ */
+static void timer_longest_delay_is_an_hour(struct kunit *test)
+{
+	static const u64 delays[] = { U32_MAX, 4295ULL * USEC_PER_SEC, 3 * QUIC_TIMER_MAX_US,
+				      U64_MAX };
+	struct sock *sk = timer_sk(test);
+	struct quic_timers *t = quic_timers(sk);
+	struct timer_list *tl = &t->timer[QUIC_TIMER_IDLE];
+	long hour = (long)usecs_to_jiffies(QUIC_TIMER_MAX_US), left;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, hour, 3600L * HZ);
+	for (i = 0; i < ARRAY_SIZE(delays); i++) {
+		quic_timer_reset(t, QUIC_TIMER_IDLE, delays[i]);
+		left = (long)(READ_ONCE(tl->expires) - jiffies);
+		KUNIT_EXPECT_LE_MSG(test, left, hour, "delay %llu us", delays[i]);
+		KUNIT_EXPECT_GE(test, left, hour - HZ);
+	}
+	quic_timer_reduce(t, QUIC_TIMER_ACK, U64_MAX);
+	left = (long)(READ_ONCE(t->timer[QUIC_TIMER_ACK].expires) - jiffies);
+	KUNIT_EXPECT_LE(test, left, hour);
+	quic_timer_stop(t, QUIC_TIMER_IDLE);
+	quic_timer_stop(t, QUIC_TIMER_ACK);
+}
+
 static void timer_reduce_only_moves_earlier(struct kunit *test)
 {
 	struct sock *sk = timer_sk(test);
@@ -325,6 +354,7 @@ static void timer_release_with_armed_timers_runs_nothing_after(struct kunit *tes
 static struct kunit_case timer_cases[] = {
 	KUNIT_CASE(timer_arm_and_stop_balance_references),
 	KUNIT_CASE(timer_reduce_only_moves_earlier),
+	KUNIT_CASE(timer_longest_delay_is_an_hour),
 	KUNIT_CASE(timer_expiry_runs_handler_and_drops_reference),
 	KUNIT_CASE(timer_expiry_on_owned_socket_waits_for_release),
 	KUNIT_CASE(timer_deferred_expiry_dropped_when_rearmed_or_stopped),
