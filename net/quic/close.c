@@ -231,14 +231,38 @@ int quic_close_get(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
 	return err;
 }
 
-/* Enter the closing or draining period: three PTOs on the IDLE timer. */
+/**
+ * quic_close_period - how long the closing or draining period lasts
+ * @sk: the socket, owned by the caller
+ *
+ * RFC 9000 Section 10.2: "at least three times the current PTO interval",
+ * the interval of RFC 9002 Section 6.2.1's formula. The backoff of PTOs
+ * that expired unanswered is left out: a peer that stopped acknowledging
+ * would otherwise keep a closed socket for 2^pto_count times as long (up
+ * to the timer's hour). The whole is capped at
+ * %QUIC_CLOSE_PERIOD_MAX, as TCP bounds TIME-WAIT: an RTT estimate that a
+ * peer inflated with late acknowledgments (samples go up to QUIC_RTT_MAX),
+ * or its max_ack_delay of up to 2^14 ms, cannot either. Below a 20 s PTO
+ * the three PTOs are kept.
+ *
+ * Return: microseconds.
+ */
+u64 quic_close_period(struct sock *sk)
+{
+	struct quic_cong *cong = quic_cong(sk);
+	u64 pto = quic_cong_pto(cong, QUIC_CRYPTO_APP) >> cong->pto_count;
+
+	return min_t(u64, 3 * pto, QUIC_CLOSE_PERIOD_MAX);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_close_period);
+
+/* Enter the closing or draining period, measured on the IDLE timer. */
 static void quic_close_period_start(struct sock *sk)
 {
 	struct quic_close *c = &quic_sk(sk)->close;
 
 	c->period = 1;
-	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE,
-			 3 * quic_cong_pto(quic_cong(sk), QUIC_CRYPTO_APP));
+	quic_timer_reset(quic_timers(sk), QUIC_TIMER_IDLE, quic_close_period(sk));
 }
 
 /**

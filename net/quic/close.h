@@ -7,6 +7,7 @@
 #define __net_quic_close_h__
 
 #include <linux/sockptr.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -16,6 +17,8 @@ struct quic_frame;
 
 /* Longest reason phrase kept, sent or reported (bytes, NUL excluded). */
 #define QUIC_CLOSE_PHRASE_MAX_LEN	80
+/* Longest closing or draining period, microseconds (close.c). */
+#define QUIC_CLOSE_PERIOD_MAX		(60ULL * USEC_PER_SEC)
 
 /**
  * struct quic_close_info - one CONNECTION_CLOSE, to send or as received
@@ -76,6 +79,7 @@ void quic_close_local(struct sock *sk);
 void quic_close_received(struct sock *sk, const struct quic_frame *f);
 void quic_close_rcv(struct sock *sk, struct sk_buff *skb);
 void quic_close_period_end(struct sock *sk);
+u64 quic_close_period(struct sock *sk);
 bool quic_close_linger(struct sock *sk);
 void quic_conn_closed(struct sock *sk, int err);
 void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type);

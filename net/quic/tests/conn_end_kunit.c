@@ -16,6 +16,7 @@
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
+#include "../close.h"
 #include "../crypto.h"
 #include "../socket.h"
 #include "../transmit.h"
@@ -130,6 +131,45 @@ static void end_idle_timeout_is_at_least_three_ptos(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ms, 2);
 }
 
+/* Jiffies until the client's IDLE timer, which measures its closing period. */
+static long end_period_left(struct sock *sk)
+{
+	return (long)(READ_ONCE(quic_timers(sk)->timer[QUIC_TIMER_IDLE].expires) - jiffies);
+}
+
+/*
+ * RFC 9000 Section 10.2: the closing period lasts three PTOs of RFC 9002's
+ * formula. Twenty PTOs that expired unanswered do not stretch it by 2^20,
+ * and an RTT estimate of 50 s does not make it last past a minute.
+ */
+static void end_closing_period_leaves_out_backoff_and_is_capped(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_cong *cong;
+	struct sock *sk;
+	u64 pto;
+
+	conn_handshake(test, &end_v4, 63164, &p);
+	sk = p.client->sk;
+	cong = quic_cong(sk);
+	lock_sock(sk);
+	pto = quic_cong_pto(cong, QUIC_CRYPTO_APP);
+	cong->pto_count = 20;
+	KUNIT_EXPECT_EQ(test, quic_cong_pto(cong, QUIC_CRYPTO_APP), pto << 20);
+	KUNIT_EXPECT_EQ(test, quic_close_period(sk), 3 * pto);
+	cong->smoothed_rtt = 50 * USEC_PER_SEC;
+	KUNIT_EXPECT_EQ(test, quic_close_period(sk), QUIC_CLOSE_PERIOD_MAX);
+	cong->smoothed_rtt = 1000;
+	pto = quic_cong_pto(cong, QUIC_CRYPTO_APP) >> 20;
+	release_sock(sk);
+
+	/* shutdown() enters the period: the IDLE timer is armed for it. */
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+	KUNIT_EXPECT_TRUE(test, (bool)quic_sk(sk)->close.period);
+	KUNIT_EXPECT_LE(test, end_period_left(sk), (long)usecs_to_jiffies(3 * pto) + 1);
+	KUNIT_EXPECT_GT(test, end_period_left(sk), 0L);
+}
+
 /* Transmit hook: change one byte of the server's next 1-RTT datagram. */
 static struct sock *end_server;
 static atomic_t end_damage;
@@ -198,6 +238,7 @@ static struct kunit_case conn_end_cases[] = {
 	KUNIT_CASE_SLOW(end_idle_timeout_zero_on_both_ends_never_closes),
 	KUNIT_CASE(end_idle_timeout_is_at_least_three_ptos),
 	KUNIT_CASE(end_aead_limit_reached_closes_the_connection),
+	KUNIT_CASE(end_closing_period_leaves_out_backoff_and_is_capped),
 	{}
 };
 
