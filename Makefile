@@ -10,7 +10,7 @@
 ARCH ?= x86_64
 T ?=
 # The concurrent booted tests that make stress also runs under KCSAN (x86_64).
-KCSAN_TESTS ?= conn,misuse,many,kconsumer
+KCSAN_TESTS ?= conn,misuse,many,kconsumer,sysfuzz
 # make bench ARCH=x86_64|arm64|um [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
 BENCH_ARGS ?=
 # make interop PEER=name: a file of tools/testing/selftests/net/quic/interop/peers

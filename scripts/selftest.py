@@ -18,7 +18,7 @@
 #    and an initramfs: busybox from Debian's busybox-static (apt-get
 #    download + dpkg -x), the modules, the programs (dynamic ones with their
 #    loader and libraries) and, for handshake, fresh test credentials made
-#    with certtool in /tests/certs; for netem, tc (iproute2) in /sbin; for kconsumer, tools/quic's
+#    with certtool in /tests/certs; for netem and sysfuzz, tc (iproute2) in /sbin; for kconsumer, tools/quic's
 #    quic-server, quic-client and quic-handshaked in /tests;
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
@@ -522,9 +522,9 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
 	if {'handshake', 'functional', 'resumption', 'alpnroute', 'netem', 'many', 'misuse',
-	    'kconsumer', 'perf'} & set(names):
+	    'kconsumer', 'perf', 'sysfuzz'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
-	if 'netem' in names:
+	if {'netem', 'sysfuzz'} & set(names):
 		add_tc(arch, cfg, root, sysroots)
 	if 'kconsumer' in names:
 		add_tools(cfg, obj, root, sysroot)
@@ -837,6 +837,9 @@ def qemu_command(arch, cfg, obj, image, rundir, args, names, peer):
 		# tests are short, and races between a task and the softirq need
 		# many chances to be seen.
 		append.append('kcsan.skip_watch=100')
+	# --append: words for the kernel command line; those without a dot
+	# reach /init and the tests as environment variables (sysfuzz_seed=).
+	append += getattr(args, 'append', '').split()
 	if peer:
 		append += peer.cmdline()
 	if 'modload' not in names:
@@ -969,6 +972,9 @@ def main():
 			help='x86_64 only: the kernel of .build/selftest-kcsan-x86_64, KCSAN '
 			'instead of KASAN (config.kcsan); a data race report fails the kernel '
 			'log check')
+	ap.add_argument('--append', default='',
+			help='more kernel command line, e.g. "sysfuzz_seed=0x1234 sysfuzz_secs=600" '
+			'(words without a dot reach the tests as environment variables)')
 	ap.add_argument('-v', '--verbose', action='store_true', help='print every case')
 	args = ap.parse_args()
 	if args.kcsan and args.arch != 'x86_64':
