@@ -214,20 +214,30 @@ def fetch_debs(deb_arch, pkgs, sysroot):
 # ---------------------------------------------------------------- host test
 
 def uapi_header_test(cfg):
-	"""The uapi header compiles standalone in userspace: C (target compiler) and C++."""
+	"""The uapi header compiles in userspace: C (target compiler) and C++, alone and
+	with the C library's headers in either order (uapi_header.c lists the cases)."""
 	src = os.path.join(TESTS, 'uapi_header.c')
+	libc = ['-I', os.path.join(TESTS, 'uapi_libc')]
 	flags = ['-Wall', '-Wextra', '-Werror', '-I', os.path.join(ROOT, 'include', 'uapi'),
 		 '-fsyntax-only']
+	orders = (('standalone', []),
+		  ('after <netinet/in.h>', ['-DUAPI_IN_FIRST']),
+		  ('before <netinet/in.h>', ['-DUAPI_IN_AFTER']),
+		  ('after <linux/in.h>', ['-DUAPI_LINUX_IN']),
+		  ('after a libc <netinet/in.h> with IPPROTO_QUIC', libc + ['-DUAPI_IN_FIRST']),
+		  ('before a libc <netinet/in.h> with IPPROTO_QUIC', libc + ['-DUAPI_IN_AFTER']))
 	cases = []
-	for name, cmd in (('C (' + cfg['cross'] + 'gcc)', [cfg['cross'] + 'gcc', '-x', 'c']),
-			  ('C99', [cfg['cross'] + 'gcc', '-x', 'c', '-std=c99']),
-			  ('C++ (g++)', ['g++', '-x', 'c++']),
-			  ('C++11', ['g++', '-x', 'c++', '-std=c++11'])):
-		proc = subprocess.run(cmd + flags + [src], stdout=subprocess.PIPE,
-				      stderr=subprocess.STDOUT, text=True)
-		cases.append(Test(f'linux/quic.h compiles standalone as {name}',
-				  ok=proc.returncode == 0,
-				  diag=proc.stdout.splitlines()[-20:]))
+	for order, defs in orders:
+		for name, cmd in (('C (' + cfg['cross'] + 'gcc)', [cfg['cross'] + 'gcc', '-x', 'c']),
+				  ('C99', [cfg['cross'] + 'gcc', '-x', 'c', '-std=c99']),
+				  ('C++ (g++)', ['g++', '-x', 'c++']),
+				  ('C++11', ['g++', '-x', 'c++', '-std=c++11'])):
+			# -I dirs are searched in order: the libc stand-in before ours.
+			proc = subprocess.run(cmd + defs + flags + [src], stdout=subprocess.PIPE,
+					      stderr=subprocess.STDOUT, text=True)
+			cases.append(Test(f'linux/quic.h compiles {order} as {name}',
+					  ok=proc.returncode == 0,
+					  diag=proc.stdout.splitlines()[-20:]))
 	return Test('uapi_header', ok=all(c.ok for c in cases), children=cases, plan=len(cases))
 
 

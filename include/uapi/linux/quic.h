@@ -16,6 +16,26 @@
 #else
 #include <sys/socket.h>
 #include <stdint.h>
+
+/*
+ * IPPROTO_QUIC and SOL_QUIC, for programs that include only this header.
+ * The C library's definitions come first when it has them. glibc writes
+ * IPPROTO_* as enumerators, each followed by "#define IPPROTO_X
+ * IPPROTO_X", with no guard around them, so a macro of ours seen before a
+ * <netinet/in.h> that names IPPROTO_QUIC would break that header. It is
+ * therefore read here, before the check; not after <linux/in.h> though,
+ * which must not be followed by <netinet/in.h> (linux/libc-compat.h only
+ * handles the other order). SOL_* are plain macros of <sys/socket.h>.
+ */
+#if !defined(_NETINET_IN_H) && !defined(_LINUX_IN_H) && !defined(_UAPI_LINUX_IN_H)
+#include <netinet/in.h>
+#endif
+#ifndef IPPROTO_QUIC
+#define IPPROTO_QUIC	261
+#endif
+#ifndef SOL_QUIC
+#define SOL_QUIC	288
+#endif
 #endif
 
 /* Control message types carried with sendmsg()/recvmsg() at SOL_QUIC. */

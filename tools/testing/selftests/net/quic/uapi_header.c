@@ -1,18 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * include/uapi/linux/quic.h compiled standalone in userspace, as C and as
- * C++ with -Wall -Wextra -Werror, by the host side of `make selftest`
- * (never run, only compiled). The sizes are the ones net/quic/socket.c pins
- * on the kernel side: userspace must see the same layout on every arch.
+ * include/uapi/linux/quic.h compiled in userspace, as C and as C++ with
+ * -Wall -Wextra -Werror, by the host side of `make selftest` (never run,
+ * only compiled). The sizes are the ones net/quic/socket.c pins on the
+ * kernel side: userspace must see the same layout on every arch.
+ *
+ * scripts/selftest.py compiles this file once per include order a caller
+ * may use, selected with -D:
+ *   (none)             <linux/quic.h> alone
+ *   UAPI_IN_FIRST      <netinet/in.h>, then <linux/quic.h>
+ *   UAPI_IN_AFTER      <linux/quic.h>, then <netinet/in.h>
+ *   UAPI_LINUX_IN      <linux/in.h>, then <linux/quic.h>
+ * and once more for the first two with -I uapi_libc, a C library that
+ * defines IPPROTO_QUIC and SOL_QUIC itself, as glibc may one day.
  */
 
+#if defined(UAPI_IN_FIRST)
+#include <netinet/in.h>
 #include <linux/quic.h>
+#elif defined(UAPI_IN_AFTER)
+#include <linux/quic.h>
+#include <netinet/in.h>
+#elif defined(UAPI_LINUX_IN)
+#include <linux/in.h>
+#include <linux/quic.h>
+#else
+#include <linux/quic.h>
+#endif
+
+/* The header under test is ours, not one the host may have installed. */
+#ifndef __uapi_quic_h__
+#error "include/uapi/linux/quic.h was not the header included"
+#endif
 
 #ifdef __cplusplus
-#define QUIC_ASSERT_SIZE(type, size)	static_assert(sizeof(type) == (size), #type)
+#define QUIC_ASSERT(cond, what)		static_assert(cond, what)
 #else
-#define QUIC_ASSERT_SIZE(type, size)	_Static_assert(sizeof(type) == (size), #type)
+#define QUIC_ASSERT(cond, what)		_Static_assert(cond, what)
 #endif
+#define QUIC_ASSERT_SIZE(type, size)	QUIC_ASSERT(sizeof(type) == (size), #type)
 
 QUIC_ASSERT_SIZE(struct quic_handshake_info, 1);
 QUIC_ASSERT_SIZE(struct quic_stream_info, 16);
@@ -27,9 +53,16 @@ QUIC_ASSERT_SIZE(struct quic_stream_max_data, 16);
 QUIC_ASSERT_SIZE(struct quic_connection_close, 8);
 QUIC_ASSERT_SIZE(union quic_event, 24);
 
+/* Usable in #if too: the C library's enumerators are not, so check both. */
+QUIC_ASSERT(IPPROTO_QUIC == 261, "IPPROTO_QUIC");
+QUIC_ASSERT(SOL_QUIC == 288, "SOL_QUIC");
+
 int main(void)
 {
 	struct quic_event_option ev = { QUIC_EVENT_STREAM_UPDATE, 1 };
+	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_QUIC);
 
+	if (fd >= 0 && setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)))
+		return 1;
 	return ev.on == 1 && QUIC_SOCKOPT_TRANSPORT_PARAM_EXT == 14 ? 0 : 1;
 }
