@@ -224,6 +224,8 @@ def uapi_header_test(cfg):
 		  ('after <netinet/in.h>', ['-DUAPI_IN_FIRST']),
 		  ('before <netinet/in.h>', ['-DUAPI_IN_AFTER']),
 		  ('after <linux/in.h>', ['-DUAPI_LINUX_IN']),
+		  ('after <linux/sctp.h>', ['-DUAPI_SCTP_FIRST']),
+		  ('before <linux/sctp.h>', ['-DUAPI_SCTP_AFTER']),
 		  ('after a libc <netinet/in.h> with IPPROTO_QUIC', libc + ['-DUAPI_IN_FIRST']),
 		  ('before a libc <netinet/in.h> with IPPROTO_QUIC', libc + ['-DUAPI_IN_AFTER']))
 	cases = []

@@ -49,18 +49,50 @@ enum quic_cmsg_type {
 #define QUIC_STREAM_TYPE_UNI_MASK	0x02
 #define QUIC_STREAM_TYPE_MASK		0x03
 
-/* Stream flags reuse MSG_* bits that have no meaning for QUIC sockets. */
+/*
+ * Stream flags reuse MSG_* bits that have no meaning for QUIC sockets.
+ *
+ * The names below are those of the first upstream header; later ones use
+ * the MSG_QUIC_* names further down. MSG_NOTIFICATION is SCTP's name too
+ * (<linux/sctp.h>: an enumerator and a macro, 0x8000 like MSG_MORE), so
+ * each name here is declared only when no header before this one did, and
+ * is then also a macro of its own name, as the C library does. A program
+ * that includes <linux/sctp.h> after this header, which then declares the
+ * name a second time, defines QUIC_NO_LEGACY_MSG_NOTIFICATION first (or
+ * includes <linux/sctp.h> first): either way MSG_NOTIFICATION stays 0x8000.
+ */
 enum quic_msg_flags {
 	/* in quic_stream_info.stream_flags */
+#ifndef MSG_STREAM_NEW
 	MSG_STREAM_NEW		= MSG_SYN,
+#define MSG_STREAM_NEW		MSG_STREAM_NEW
+#endif
+#ifndef MSG_STREAM_FIN
 	MSG_STREAM_FIN		= MSG_FIN,
+#define MSG_STREAM_FIN		MSG_STREAM_FIN
+#endif
+#ifndef MSG_STREAM_UNI
 	MSG_STREAM_UNI		= MSG_CONFIRM,
+#define MSG_STREAM_UNI		MSG_STREAM_UNI
+#endif
+#ifndef MSG_STREAM_DONTWAIT
 	MSG_STREAM_DONTWAIT	= MSG_WAITFORONE,
+#define MSG_STREAM_DONTWAIT	MSG_STREAM_DONTWAIT
+#endif
+#ifndef MSG_STREAM_SNDBLOCK
 	MSG_STREAM_SNDBLOCK	= MSG_ERRQUEUE,
+#define MSG_STREAM_SNDBLOCK	MSG_STREAM_SNDBLOCK
+#endif
 
 	/* in msghdr.msg_flags */
+#ifndef MSG_DATAGRAM
 	MSG_DATAGRAM		= MSG_RST,
+#define MSG_DATAGRAM		MSG_DATAGRAM
+#endif
+#if !defined(MSG_NOTIFICATION) && !defined(QUIC_NO_LEGACY_MSG_NOTIFICATION)
 	MSG_NOTIFICATION	= MSG_MORE,
+#define MSG_NOTIFICATION	MSG_NOTIFICATION
+#endif
 };
 
 /* The names later upstream headers use for the same flags. */
@@ -70,7 +102,7 @@ enum quic_msg_flags {
 #define MSG_QUIC_STREAM_DONTWAIT	MSG_STREAM_DONTWAIT
 #define MSG_QUIC_STREAM_SNDBLOCK	MSG_STREAM_SNDBLOCK
 #define MSG_QUIC_DATAGRAM		MSG_DATAGRAM
-#define MSG_QUIC_NOTIFICATION		MSG_NOTIFICATION
+#define MSG_QUIC_NOTIFICATION		MSG_MORE	/* MSG_NOTIFICATION */
 
 /* Encryption levels; the numbering is part of the ABI. */
 enum quic_crypto_level {

@@ -11,6 +11,9 @@
  *   UAPI_IN_FIRST      <netinet/in.h>, then <linux/quic.h>
  *   UAPI_IN_AFTER      <linux/quic.h>, then <netinet/in.h>
  *   UAPI_LINUX_IN      <linux/in.h>, then <linux/quic.h>
+ *   UAPI_SCTP_FIRST    <linux/sctp.h>, then <linux/quic.h>
+ *   UAPI_SCTP_AFTER    <linux/quic.h>, then <linux/sctp.h>, as a program
+ *                      that uses both does it (NetPerfMeter)
  * and once more for the first two with -I uapi_libc, a C library that
  * defines IPPROTO_QUIC and SOL_QUIC itself, as glibc may one day.
  */
@@ -24,6 +27,16 @@
 #elif defined(UAPI_LINUX_IN)
 #include <linux/in.h>
 #include <linux/quic.h>
+#elif defined(UAPI_SCTP_FIRST)
+/* What <netinet/sctp.h> of lksctp-tools does, then <linux/quic.h>. */
+#include <stdint.h>
+#include <sys/socket.h>
+#include <linux/sctp.h>
+#include <linux/quic.h>
+#elif defined(UAPI_SCTP_AFTER)
+#define QUIC_NO_LEGACY_MSG_NOTIFICATION
+#include <linux/quic.h>
+#include <linux/sctp.h>
 #else
 #include <linux/quic.h>
 #endif
@@ -57,12 +70,30 @@ QUIC_ASSERT_SIZE(union quic_event, 24);
 QUIC_ASSERT(IPPROTO_QUIC == 261, "IPPROTO_QUIC");
 QUIC_ASSERT(SOL_QUIC == 288, "SOL_QUIC");
 
+/* The flag names of both generations, whoever declared MSG_NOTIFICATION. */
+QUIC_ASSERT((int)MSG_STREAM_NEW == 0x400 && (int)MSG_QUIC_STREAM_NEW == 0x400, "NEW");
+QUIC_ASSERT((int)MSG_STREAM_FIN == 0x200 && (int)MSG_QUIC_STREAM_FIN == 0x200, "FIN");
+QUIC_ASSERT((int)MSG_STREAM_UNI == 0x800 && (int)MSG_QUIC_STREAM_UNI == 0x800, "UNI");
+QUIC_ASSERT((int)MSG_STREAM_DONTWAIT == 0x10000 && (int)MSG_QUIC_STREAM_DONTWAIT == 0x10000,
+	    "DONTWAIT");
+QUIC_ASSERT((int)MSG_STREAM_SNDBLOCK == 0x2000 && (int)MSG_QUIC_STREAM_SNDBLOCK == 0x2000,
+	    "SNDBLOCK");
+QUIC_ASSERT((int)MSG_DATAGRAM == 0x1000 && (int)MSG_QUIC_DATAGRAM == 0x1000, "DATAGRAM");
+QUIC_ASSERT((int)MSG_NOTIFICATION == 0x8000 && (int)MSG_QUIC_NOTIFICATION == 0x8000,
+	    "NOTIFICATION");
+#if defined(UAPI_SCTP_FIRST) || defined(UAPI_SCTP_AFTER)
+QUIC_ASSERT((int)SCTP_NOTIFICATION == (int)MSG_NOTIFICATION, "SCTP's own use of the name");
+#endif
+
 int main(void)
 {
 	struct quic_event_option ev = { QUIC_EVENT_STREAM_UPDATE, 1 };
+	struct quic_stream_info si = { -1, MSG_STREAM_NEW | MSG_STREAM_FIN };
+	int flags = MSG_DATAGRAM | MSG_NOTIFICATION;
 	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_QUIC);
 
 	if (fd >= 0 && setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)))
 		return 1;
-	return ev.on == 1 && QUIC_SOCKOPT_TRANSPORT_PARAM_EXT == 14 ? 0 : 1;
+	return ev.on == 1 && QUIC_SOCKOPT_TRANSPORT_PARAM_EXT == 14 && si.stream_flags &&
+	       flags ? 0 : 1;
 }
