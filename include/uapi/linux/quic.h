@@ -252,9 +252,18 @@ struct quic_stream_max_data {
 	uint64_t max_data;
 };
 
+/*
+ * The reason phrase is NUL-terminated; the kernel keeps at most 80 bytes
+ * of it. QUIC_CLOSE_PHRASE_BUFFER_SIZE is the room for such a phrase and
+ * its NUL: a buffer of offsetof(struct quic_connection_close, phrase) +
+ * QUIC_CLOSE_PHRASE_BUFFER_SIZE bytes (86) holds any close that
+ * getsockopt(QUIC_SOCKOPT_CONNECTION_CLOSE) reports. A setsockopt() passes
+ * the offset plus the phrase and its NUL, at most those 86 bytes.
+ */
 struct quic_connection_close {
 	uint32_t errcode;
 	uint8_t frame;
+#define QUIC_CLOSE_PHRASE_BUFFER_SIZE	81
 	uint8_t phrase[];
 };
 

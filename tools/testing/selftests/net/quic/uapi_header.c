@@ -66,6 +66,11 @@ QUIC_ASSERT_SIZE(struct quic_stream_max_data, 16);
 QUIC_ASSERT_SIZE(struct quic_connection_close, 8);
 QUIC_ASSERT_SIZE(union quic_event, 24);
 
+/* Room for the longest phrase and its NUL, never the later 72-byte layout. */
+QUIC_ASSERT(QUIC_CLOSE_PHRASE_BUFFER_SIZE == 80 + 1, "QUIC_CLOSE_PHRASE_BUFFER_SIZE");
+QUIC_ASSERT(sizeof(struct quic_connection_close) + QUIC_CLOSE_PHRASE_BUFFER_SIZE != 72,
+	    "a buffer of that size selects the later layout (net/quic/close.c)");
+
 /* Usable in #if too: the C library's enumerators are not, so check both. */
 QUIC_ASSERT(IPPROTO_QUIC == 261, "IPPROTO_QUIC");
 QUIC_ASSERT(SOL_QUIC == 288, "SOL_QUIC");
