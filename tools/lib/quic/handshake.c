@@ -30,6 +30,8 @@
 #include "internal.h"
 
 #define QUIC_HS_TIMEOUT_MS	30000
+/* The retval a step starts with: its call has not been made (yet). */
+#define STEP_NOT_MADE		(-EINPROGRESS)
 #define QUIC_TICKET_WAIT_MS	5000
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -349,9 +351,12 @@ static void step_send(struct quic_conn *conn)
 	cmsg->cmsg_type = QUIC_HANDSHAKE_INFO;
 	cmsg->cmsg_len = CMSG_LEN(sizeof(hi));
 	memcpy(CMSG_DATA(cmsg), &hi, sizeof(hi));
+	memset(&conn->step, 0, sizeof(conn->step));
 	conn->step.op = QUIC_HANDSHAKE_STEP_OP_SENDMSG;
-	conn->step.msg = &conn->msg;
-	conn->step.retval = 0;
+	conn->step.s_sendmsg.msg = &conn->msg;
+	/* A peer gone must not kill the caller with SIGPIPE. */
+	conn->step.s_sendmsg.flags = MSG_NOSIGNAL;
+	conn->step.s_sendmsg.retval = STEP_NOT_MADE;
 }
 
 /* Point the step at a recvmsg() into our buffer. */
@@ -364,9 +369,11 @@ static void step_recv(struct quic_conn *conn)
 	conn->msg.msg_iovlen = 1;
 	conn->msg.msg_control = conn->cbuf.buf;
 	conn->msg.msg_controllen = sizeof(conn->cbuf.buf);
+	memset(&conn->step, 0, sizeof(conn->step));
 	conn->step.op = QUIC_HANDSHAKE_STEP_OP_RECVMSG;
-	conn->step.msg = &conn->msg;
-	conn->step.retval = 0;
+	conn->step.s_recvmsg.msg = &conn->msg;
+	conn->step.s_recvmsg.flags = 0;
+	conn->step.s_recvmsg.retval = STEP_NOT_MADE;
 }
 
 /* Decide the next call: send what is queued, install 1-RTT, or read. */
@@ -506,14 +513,17 @@ QUIC_API int quic_handshake_init(gnutls_session_t session, struct quic_handshake
 
 /*
  * Continue after the caller made the call *@pstep asked for and stored
- * its result in (*@pstep)->retval (-errno on failure; -EAGAIN just asks
- * for the same call again). Sets *@pstep to the next call, or to NULL
- * when the handshake is done. Returns 0 or a negative errno.
+ * its result in the s_sendmsg or s_recvmsg retval (-errno on failure;
+ * -EAGAIN or -EINTR just asks for the same call again; -1 is read as
+ * -errno). Sets *@pstep to the next call, or to NULL when the handshake
+ * is done. Returns 0 or a negative errno: -EINVAL when the call was not
+ * made (retval left as it was handed out).
  */
 QUIC_API int quic_handshake_step(gnutls_session_t session, struct quic_handshake_step **pstep)
 {
 	struct quic_conn *conn = session ? quic_conn_find(session) : NULL;
-	int r, ret;
+	ssize_t r;
+	int ret;
 
 	if (!conn || !pstep)
 		return -EINVAL;
@@ -521,7 +531,12 @@ QUIC_API int quic_handshake_step(gnutls_session_t session, struct quic_handshake
 		return conn->err;
 	if (*pstep != &conn->step)
 		return conn_next(conn, pstep);
-	r = conn->step.retval;
+	if (conn->step.op == QUIC_HANDSHAKE_STEP_OP_SENDMSG)
+		r = conn->step.s_sendmsg.retval;
+	else
+		r = conn->step.s_recvmsg.retval;
+	if (r == STEP_NOT_MADE)
+		return -EINVAL;
 	if (r == -1 && errno)
 		r = -errno;
 	if (r == -EAGAIN || r == -EWOULDBLOCK || r == -EINTR) {
@@ -535,7 +550,7 @@ QUIC_API int quic_handshake_step(gnutls_session_t session, struct quic_handshake
 		struct quic_chunk *c = conn->sendq;
 
 		if (r < 0)
-			return conn_peer_gone(conn, r);
+			return conn_peer_gone(conn, (int)r);
 		if ((size_t)r > c->len - c->off)
 			return conn_fail(conn, -EIO, GNUTLS_A_INTERNAL_ERROR);
 		c->off += r;
@@ -547,8 +562,10 @@ QUIC_API int quic_handshake_step(gnutls_session_t session, struct quic_handshake
 		}
 	} else {
 		if (r < 0)
-			return conn_peer_gone(conn, r);
-		ret = conn_received(conn, r);
+			return conn_peer_gone(conn, (int)r);
+		if ((size_t)r > conn->iov.iov_len)
+			return conn_fail(conn, -EIO, GNUTLS_A_INTERNAL_ERROR);
+		ret = conn_received(conn, (int)r);
 		if (ret)
 			return ret;
 	}
@@ -597,11 +614,13 @@ int quic_handshake_run(gnutls_session_t session, bool need_alpn, const char *psk
 	}
 	fd = gnutls_transport_get_int(session);
 	while (!ret && step) {
-		if (step->op == QUIC_HANDSHAKE_STEP_OP_SENDMSG)
-			n = quic_kops->sendmsg(fd, step->msg, 0);
-		else
-			n = quic_kops->recvmsg(fd, step->msg, 0);
-		step->retval = n < 0 ? -errno : (int)n;
+		if (step->op == QUIC_HANDSHAKE_STEP_OP_SENDMSG) {
+			n = quic_kops->sendmsg(fd, step->s_sendmsg.msg, step->s_sendmsg.flags);
+			step->s_sendmsg.retval = n < 0 ? -errno : n;
+		} else {
+			n = quic_kops->recvmsg(fd, step->s_recvmsg.msg, step->s_recvmsg.flags);
+			step->s_recvmsg.retval = n < 0 ? -errno : n;
+		}
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			ret = wait_fd(fd, step->op);
 			if (ret)

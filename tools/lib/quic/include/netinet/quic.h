@@ -53,14 +53,42 @@ extern "C" {
 #define QUIC_LOG_NOTICE	0x05
 #define QUIC_LOG_DEBUG	0x07
 
-/* One system call the caller's event loop must make for the handshake. */
-struct quic_handshake_step {
-	enum {
-		QUIC_HANDSHAKE_STEP_OP_SENDMSG = 1,
-		QUIC_HANDSHAKE_STEP_OP_RECVMSG,
-	} op;
+/*
+ * The step API: the handshake one system call at a time, for a caller
+ * that runs its own event loop. quic_handshake_init() and each
+ * quic_handshake_step() hand back the call to make next: for
+ * QUIC_HANDSHAKE_STEP_OP_SENDMSG, sendmsg(fd, s_sendmsg.msg,
+ * s_sendmsg.flags | the caller's own, e.g. MSG_DONTWAIT); for
+ * QUIC_HANDSHAKE_STEP_OP_RECVMSG, recvmsg() likewise with s_recvmsg. The
+ * caller stores what the call returned in that member's retval (-errno
+ * when it failed) and calls quic_handshake_step(). A call that would
+ * block (EAGAIN) is simply made again once the socket is ready; storing
+ * -EAGAIN or -EINTR asks for the same call again too. NULL in place of a
+ * step: the handshake is over, both 1-RTT secrets are with the kernel.
+ */
+enum quic_handshake_step_op {
+	QUIC_HANDSHAKE_STEP_OP_SENDMSG = 1,
+	QUIC_HANDSHAKE_STEP_OP_RECVMSG,
+};
+
+struct quic_handshake_step_sendmsg {
+	const struct msghdr *msg;
+	int flags;
+	ssize_t retval;
+};
+
+struct quic_handshake_step_recvmsg {
 	struct msghdr *msg;
-	int retval;	/* result of the call, or -errno when it failed */
+	int flags;
+	ssize_t retval;
+};
+
+struct quic_handshake_step {
+	enum quic_handshake_step_op op;
+	union {
+		struct quic_handshake_step_sendmsg s_sendmsg;
+		struct quic_handshake_step_recvmsg s_recvmsg;
+	};
 };
 
 int quic_client_handshake(int sockfd, const char *pkey_file, const char *hostname,
