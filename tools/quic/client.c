@@ -419,7 +419,7 @@ static void resume_save(int fd, struct tls *t, struct resume *rs)
 	rs->tp.remote = 1;
 	rs->have_tp = !getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_TRANSPORT_PARAM, &rs->tp, &len);
 	rs->tp.remote = 1;
-	if (quic_session_get_data(t->session, rs->session, &n)) {
+	if (quic_session_get_data(t->session, rs->session, &n) || !n) {
 		qt_err("no session to resume: the server sent no ticket");
 		rs->len = 0;
 		return;

@@ -9,11 +9,19 @@
 
 #include "internal.h"
 
+/* Has GnuTLS taken a NewSessionTicket on this (client) session? */
+static bool ticket_received(gnutls_session_t session)
+{
+	return gnutls_session_get_flags(session) & GNUTLS_SFLAGS_SESSION_TICKET;
+}
+
 /*
  * Copy @session's resumption data into @data. On entry *@size is the
- * room in @data, on return the data's length. Returns 0, -ENOSPC when
- * @data is too small (*@size then tells how much is needed; a NULL @data
- * just asks), or -ENOENT when there is nothing to resume with.
+ * room in @data, on return the data's length. Returns 0, with *@size 0
+ * when there is nothing to resume with yet (no session ticket has come);
+ * -ENOSPC when @data is too small (*@size then tells how much is needed;
+ * a NULL @data just asks); another negative errno when the kernel's
+ * ticket could not be read or taken.
  */
 QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t *size)
 {
@@ -26,19 +34,19 @@ QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t 
 	 * one first; if GnuTLS has none, the kernel's latest even if read.
 	 */
 	ret = quic_ticket_client_take(session, false);
-	if (!ret && (gnutls_session_get_data2(session, &d) || !d.size)) {
-		gnutls_free(d.data);
-		d.data = NULL;
-		d.size = 0;
+	if (!ret && !ticket_received(session))
 		ret = quic_ticket_client_take(session, true);
-		if (!ret && gnutls_session_get_data2(session, &d))
-			ret = -ENOENT;
-	}
 	if (ret)
 		return ret;
-	if (!d.size) {
-		ret = -ENOENT;
-	} else if (!data) {
+	/* Without a ticket GnuTLS still returns data (four zero bytes in
+	 * TLS 1.3) that resumes nothing: report none.
+	 */
+	if (!ticket_received(session) || gnutls_session_get_data2(session, &d) || !d.size) {
+		gnutls_free(d.data);
+		*size = 0;
+		return 0;
+	}
+	if (!data) {
 		*size = d.size;
 	} else if (*size < d.size) {
 		*size = d.size;
@@ -48,8 +56,7 @@ QUIC_API int quic_session_get_data(gnutls_session_t session, void *data, size_t 
 		*size = d.size;
 	}
 	/* Resumption data holds the ticket's secret: wipe GnuTLS's copy. */
-	if (d.data)
-		explicit_bzero(d.data, d.size);
+	explicit_bzero(d.data, d.size);
 	gnutls_free(d.data);
 	return ret;
 }

@@ -342,6 +342,15 @@ static void test_api_today(void)
 	result(ok && secrets_match(cfd, sfd, TLS_CIPHER_AES_GCM_128),
 	       "step API from an event loop (MSG_DONTWAIT, EAGAIN not reported): both complete");
 	result(ok && flags_ok, "step API: sendmsg steps carry MSG_NOSIGNAL, every step a msghdr");
+	{
+		/* No ticket came: nothing to resume with, and no error. */
+		uint8_t data[4096];
+		size_t len = sizeof(data);
+		int ret = quic_session_get_data(c.session, data, &len);
+
+		result(ok && ret == 0 && len == 0,
+		       "quic_session_get_data() before any ticket: 0 and size 0 (%d, %zu)", ret, len);
+	}
 	side_free(&c);
 	side_free(&s);
 
@@ -1013,7 +1022,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..62\n");
+	printf("KTAP version 1\n1..63\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);

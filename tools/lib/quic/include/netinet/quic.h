@@ -101,6 +101,10 @@ int quic_handshake_init(gnutls_session_t session, struct quic_handshake_step **p
 int quic_handshake_step(gnutls_session_t session, struct quic_handshake_step **pstep);
 void quic_handshake_deinit(gnutls_session_t session);
 
+/*
+ * A client's resumption data: 0 with *size 0 while no session ticket has
+ * arrived (none yet, or the server sends none). See session.c.
+ */
 int quic_session_get_data(gnutls_session_t session, void *data, size_t *size);
 int quic_session_set_data(gnutls_session_t session, const void *data, size_t size);
 int quic_session_get_alpn(gnutls_session_t session, void *data, size_t *size);

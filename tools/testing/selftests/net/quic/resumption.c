@@ -312,7 +312,7 @@ static void client_conn(int port, struct resume *rs, bool early, uint8_t seed,
 	o->reply = read_reply(fd);
 
 	n = sizeof(rs->session);
-	o->kept = !quic_session_get_data(session, rs->session, &n);
+	o->kept = !quic_session_get_data(session, rs->session, &n) && n;
 	rs->len = o->kept ? n : 0;
 	memset(&rs->tp, 0, sizeof(rs->tp));
 	rs->tp.remote = 1;
