@@ -303,14 +303,16 @@ static bool loop_turn(struct side *sd)
 	return true;
 }
 
-/* Two sides on a new pair, with ALPN lists @calpn and @salpn. */
+/* Two sides on a new pair: QUIC_PRIORITY, ALPN lists @calpn and @salpn. */
 static bool pair_sides(struct side *c, struct side *s, int *cfd, int *sfd, const char *calpn,
 		       const char *salpn)
 {
 	fake_reset();
 	fake_pair(cfd, sfd);
 	return !side_init(c, *cfd, false, "AES-128-GCM", calpn) &&
-	       !side_init(s, *sfd, true, "AES-128-GCM", salpn);
+	       !side_init(s, *sfd, true, "AES-128-GCM", salpn) &&
+	       !gnutls_priority_set_direct(c->session, QUIC_PRIORITY, NULL) &&
+	       !gnutls_priority_set_direct(s->session, QUIC_PRIORITY, NULL);
 }
 
 static void test_api_today(void)
@@ -321,6 +323,16 @@ static void test_api_today(void)
 	int cfd, sfd, rounds;
 
 	ok = pair_sides(&c, &s, &cfd, &sfd, "hq-interop", "hq-interop");
+	{
+		/* upstream's string, written out in one piece */
+		static const char prio[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+PSK:+ECDHE-PSK:"
+			"-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:+AES-128-CCM:"
+			"-GROUP-ALL:+GROUP-SECP256R1:+GROUP-X25519:+GROUP-SECP384R1:"
+			"+GROUP-SECP521R1:%DISABLE_TLS13_COMPAT_MODE";
+
+		result(ok && !strcmp(QUIC_PRIORITY, prio),
+		       "QUIC_PRIORITY: upstream's string, and GnuTLS takes it");
+	}
 
 	/* An event loop's driving, and what each step asks for. */
 	flags_ok = true;
@@ -1022,7 +1034,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..63\n");
+	printf("KTAP version 1\n1..64\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);

@@ -54,6 +54,19 @@ extern "C" {
 #define QUIC_LOG_DEBUG	0x07
 
 /*
+ * A GnuTLS priority string for sessions the caller prepares for
+ * quic_handshake() or the step API: TLS 1.3 alone (RFC 9001 Section 4.2),
+ * certificate and PSK key exchanges, the four AEADs a QUIC packet can be
+ * protected with, the usual groups, and no middlebox compatibility mode
+ * (RFC 9001 Section 8.4). For gnutls_priority_set_direct().
+ */
+#define QUIC_PRIORITY							\
+	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+PSK:+ECDHE-PSK"			\
+	":-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:+AES-128-CCM" \
+	":-GROUP-ALL:+GROUP-SECP256R1:+GROUP-X25519:+GROUP-SECP384R1"	\
+	":+GROUP-SECP521R1:%DISABLE_TLS13_COMPAT_MODE"
+
+/*
  * The step API: the handshake one system call at a time, for a caller
  * that runs its own event loop. quic_handshake_init() and each
  * quic_handshake_step() hand back the call to make next: for
