@@ -9,19 +9,28 @@
 
 #include "internal.h"
 
-static void (*log_func)(int level, const char *msg);
+static quic_set_log_func_t log_func;
 static int log_level = QUIC_LOG_ERROR;
 
-/* Route library messages to @func (NULL: stderr). */
-QUIC_API void quic_set_log_func(void (*func)(int level, const char *msg))
+/* Route library messages to @func (NULL: stderr); returns the previous one. */
+QUIC_API quic_set_log_func_t quic_set_log_func(quic_set_log_func_t func)
 {
+	quic_set_log_func_t old = log_func;
+
 	log_func = func;
+	return old;
 }
 
-/* Emit messages of priority @level and more urgent (a QUIC_LOG_* value). */
-QUIC_API void quic_set_log_level(int level)
+/*
+ * Emit messages of priority @level and more urgent (a QUIC_LOG_* value);
+ * returns the level in force before.
+ */
+QUIC_API int quic_set_log_level(int level)
 {
+	int old = log_level;
+
 	log_level = level;
+	return old;
 }
 
 /* Format one message and hand it on when its @level is enabled. */

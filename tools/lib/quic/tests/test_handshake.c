@@ -374,6 +374,17 @@ static void test_api_today(void)
 	       "quic_handshake_step() with the call not made (retval untouched) is -EINVAL");
 	side_free(&c);
 	side_free(&s);
+	{
+		/* The log setters hand back what they replace. */
+		quic_set_log_func_t prev_func = quic_set_log_func(NULL);
+		int prev_level;
+
+		ok = prev_func == quiet_log && quic_set_log_func(prev_func) == NULL;
+		prev_level = quic_set_log_level(QUIC_LOG_WARN);
+		ok = ok && prev_level == QUIC_LOG_DEBUG &&
+		     quic_set_log_level(prev_level) == QUIC_LOG_WARN;
+		result(ok, "quic_set_log_func(), quic_set_log_level() return the previous setting");
+	}
 }
 
 /* ---- the one-call API, client and server in two threads ---- */
@@ -1034,7 +1045,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..64\n");
+	printf("KTAP version 1\n1..65\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
