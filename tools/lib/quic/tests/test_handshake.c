@@ -315,6 +315,17 @@ static bool pair_sides(struct side *c, struct side *s, int *cfd, int *sfd, const
 	       !gnutls_priority_set_direct(s->session, QUIC_PRIORITY, NULL);
 }
 
+/* Two sides that handshake with ALPN lists @calpn and @salpn, or fail. */
+static bool alpn_pair(struct side *c, struct side *s, const char *calpn, const char *salpn)
+{
+	int cfd, sfd;
+
+	if (!pair_sides(c, s, &cfd, &sfd, calpn, salpn))
+		return false;
+	drive(c, s);
+	return c->done && s->done;
+}
+
 static void test_api_today(void)
 {
 	struct quic_handshake_step *st;
@@ -374,6 +385,26 @@ static void test_api_today(void)
 	       "quic_handshake_step() with the call not made (retval untouched) is -EINVAL");
 	side_free(&c);
 	side_free(&s);
+	{
+		/* "smbd, h3, ksmbd" is three protocols, whichever the peer has. */
+		char alpn[16];
+		size_t len = sizeof(alpn);
+
+		ok = alpn_pair(&c, &s, "smbd, h3, ksmbd", "h3") &&
+		     !quic_session_get_alpn(c.session, alpn, &len) && len == 2 &&
+		     !memcmp(alpn, "h3", 2);
+		result(ok, "ALPN: a client's \"smbd, h3, ksmbd\" offers \"h3\" (%d, %d)", c.ret,
+		       s.ret);
+		side_free(&c);
+		side_free(&s);
+		len = sizeof(alpn);
+		ok = alpn_pair(&c, &s, "smbd, h3, ksmbd", "ksmbd") &&
+		     !quic_session_get_alpn(s.session, alpn, &len) && len == 5 &&
+		     !memcmp(alpn, "ksmbd", 5);
+		result(ok, "ALPN: ... and \"ksmbd\", the last name (%d, %d)", c.ret, s.ret);
+		side_free(&c);
+		side_free(&s);
+	}
 	{
 		/* The log setters hand back what they replace. */
 		quic_set_log_func_t prev_func = quic_set_log_func(NULL);
@@ -1045,7 +1076,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..65\n");
+	printf("KTAP version 1\n1..67\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);

@@ -120,6 +120,7 @@ void quic_handshake_deinit(gnutls_session_t session);
  */
 int quic_session_get_data(gnutls_session_t session, void *data, size_t *size);
 int quic_session_set_data(gnutls_session_t session, const void *data, size_t size);
+/* Protocol lists are "name1,name2"; spaces around a name are ignored. */
 int quic_session_get_alpn(gnutls_session_t session, void *data, size_t *size);
 int quic_session_set_alpn(gnutls_session_t session, const void *data, size_t size);
 
