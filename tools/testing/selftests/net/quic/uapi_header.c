@@ -71,7 +71,7 @@ QUIC_ASSERT(QUIC_CLOSE_PHRASE_BUFFER_SIZE == 80 + 1, "QUIC_CLOSE_PHRASE_BUFFER_S
 QUIC_ASSERT(sizeof(struct quic_connection_close) + QUIC_CLOSE_PHRASE_BUFFER_SIZE != 72,
 	    "a buffer of that size selects the later layout (net/quic/close.c)");
 
-/* Usable in #if too: the C library's enumerators are not, so check both. */
+/* Ours or the C library's, the values are the same. */
 QUIC_ASSERT(IPPROTO_QUIC == 261, "IPPROTO_QUIC");
 QUIC_ASSERT(SOL_QUIC == 288, "SOL_QUIC");
 
