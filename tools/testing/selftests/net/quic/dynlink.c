@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 
 #include "ktap.h"
 #include "util.h"
@@ -15,11 +16,16 @@
 int main(void)
 {
 	static char maps[65536];
+	unsigned long interp;
 	bool libc = false;
 	int fd;
 
 	ktap_plan(3);
-	ktap_result(true, "dynamically linked program starts");
+	/* AT_BASE is where the program interpreter was mapped: 0 without one. */
+	interp = getauxval(AT_BASE);
+	if (!interp)
+		ktap_diag("AT_BASE is 0: no program interpreter ran");
+	ktap_result(interp != 0, "dynamically linked program starts");
 
 	if (read_file("/proc/self/maps", maps, sizeof(maps)) > 0)
 		libc = strstr(maps, "/libc.so.6") && strstr(maps, "/ld-linux");
