@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -69,6 +70,48 @@ bool module_present(const char *name)
 
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
 	return !stat(path, &st);
+}
+
+int module_refs(const char *name)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static const struct timespec poll_step = { .tv_nsec = 10 * 1000 * 1000 };
+
+bool wait_until(bool (*cond)(void *arg), void *arg, int timeout_ms)
+{
+	long long deadline = mono_ms() + timeout_ms;
+
+	while (!cond(arg)) {
+		if (mono_ms() >= deadline)
+			return cond(arg);
+		nanosleep(&poll_step, NULL);
+	}
+	return true;
+}
+
+int wait_value(int (*read_now)(void), int want, int timeout_ms)
+{
+	long long deadline = mono_ms() + timeout_ms;
+	int v;
+
+	while ((v = read_now()) != want && mono_ms() < deadline)
+		nanosleep(&poll_step, NULL);
+	return v;
 }
 
 int run_wait(char *const argv[])

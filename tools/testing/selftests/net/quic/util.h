@@ -25,6 +25,25 @@ int module_unload(const char *name, int timeout_ms);
 /* "sockets" column of /proc/net/protocols for @proto, or -1 when absent. */
 int proto_sockets(const char *proto);
 
+/* /sys/module/@name/refcnt: the module's reference count, or -1. */
+int module_refs(const char *name);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long long mono_ms(void);
+
+/*
+ * Polling instead of a fixed sleep: @cond(@arg) is tried at once, then
+ * every 10 ms until it holds or @timeout_ms have passed. Returns whether it
+ * held at the last try.
+ */
+bool wait_until(bool (*cond)(void *arg), void *arg, int timeout_ms);
+
+/*
+ * Read @read_now() at once, then every 10 ms, until it returns @want or
+ * @timeout_ms have passed. Returns the last value read.
+ */
+int wait_value(int (*read_now)(void), int want, int timeout_ms);
+
 /* Run @argv (NULL-terminated) and wait; returns its exit status or -errno. */
 int run_wait(char *const argv[]);
 
