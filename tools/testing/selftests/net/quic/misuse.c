@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -63,6 +64,7 @@ struct server {
 	int ready[2];
 	int fd;
 	int ret;
+	bool accepted;		/* accept() returned: the handshake is next */
 };
 
 static void *server_main(void *p)
@@ -86,6 +88,7 @@ static void *server_main(void *p)
 	if (s->fd < 0)
 		return NULL;
 	sock_timeouts(s->fd, TIMEO_S);
+	__atomic_store_n(&s->accepted, true, __ATOMIC_RELEASE);
 	if (s->mode == 1) {
 		close(s->fd);
 		s->fd = -1;
@@ -106,6 +109,7 @@ static int server_start(struct server *s, pthread_t *th, int mode)
 
 	s->port = next_port++;
 	s->mode = mode;
+	s->accepted = false;
 	if (pipe(s->ready) || pthread_create(th, NULL, server_main, s))
 		return -1;
 	if (read(s->ready[0], &c, 1) != 1 || c != 'r') {
@@ -179,7 +183,7 @@ static void *sender(void *p)
 	uint32_t flags = MSG_STREAM_NEW;
 
 	for (;;) {
-		w->calls++;
+		__atomic_add_fetch(&w->calls, 1, __ATOMIC_RELAXED);
 		if (quic_sendmsg(w->fd, buf, sizeof(buf), w->sid, flags) < 0) {
 			w->err = errno;
 			return NULL;
@@ -197,7 +201,7 @@ static void *receiver(void *p)
 	ssize_t n;
 
 	for (;;) {
-		w->calls++;
+		__atomic_add_fetch(&w->calls, 1, __ATOMIC_RELAXED);
 		flags = 0;	/* in: recvmsg() flags; out: what came */
 		n = quic_recvmsg(w->fd, buf, sizeof(buf), &sid, &flags);
 		if (n <= 0) {
@@ -215,6 +219,27 @@ static bool join_within(pthread_t th, int secs)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += secs;
 	return !pthread_timedjoin_np(th, NULL, &ts);
+}
+
+static long calls_of(struct worker *w)
+{
+	return __atomic_load_n(&w->calls, __ATOMIC_RELAXED);
+}
+
+/*
+ * Every thread is busy in its calls: each sender is past its first
+ * sendmsg() (the stream is open and data flows), the client's receiver is
+ * in its first recvmsg() and the server's has read something already.
+ */
+static bool all_busy(void *p)
+{
+	struct worker *w = p;
+	int i;
+
+	for (i = 0; i < SENDERS; i++)
+		if (calls_of(&w[i]) < 2)
+			return false;
+	return calls_of(&w[SENDERS]) >= 1 && calls_of(&w[SENDERS + 1]) >= 2;
 }
 
 /*
@@ -243,7 +268,8 @@ static void case_concurrent_calls_and_close(void)
 	w[SENDERS + 1] = (struct worker){ .fd = srv };
 	pthread_create(&th[SENDERS + 1], NULL, receiver, &w[SENDERS + 1]);
 
-	usleep(300000);
+	if (!wait_until(all_busy, w, 10 * 1000))
+		ktap_diag("the threads did not all get going within 10 s");
 	shutdown(cli, SHUT_RDWR);
 	close(cli);
 	for (i = 0; i < SENDERS + 1; i++) {
@@ -293,6 +319,11 @@ static void case_server_closes_during_handshake(void)
 		close(fd);
 }
 
+static bool server_accepted(void *p)
+{
+	return __atomic_load_n(&((struct server *)p)->accepted, __ATOMIC_ACQUIRE);
+}
+
 /* The client closes its socket right after its first flight: the
  * server's handshake must fail within its timeouts.
  */
@@ -324,7 +355,9 @@ static void case_client_closes_during_handshake(void)
 		memcpy(CMSG_DATA(cm), &hi, sizeof(hi));
 		if (sendmsg(fd, &msg, 0) != sizeof(hello))
 			ktap_diag("client: sendmsg: %s", errno_name(errno));
-		usleep(200000);
+		/* Gone once the server has the connection and starts its handshake. */
+		if (!wait_until(server_accepted, &s, TIMEO_S * 1000))
+			ktap_diag("the server did not accept within %d s", TIMEO_S);
 		close(fd);
 	}
 	server_done(&s, th);
@@ -346,6 +379,7 @@ static void case_bad_buffers(void)
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	struct pollfd pfd = { .events = POLLIN };
 	void *unmapped;
 	int cli, srv;
 	ssize_t ret;
@@ -355,6 +389,7 @@ static void case_bad_buffers(void)
 		ktap_result(false, "bad buffers on an established connection (no connection)");
 		return;
 	}
+	pfd.fd = srv;
 	cm->cmsg_level = SOL_QUIC;
 	cm->cmsg_type = QUIC_STREAM_INFO;
 	cm->cmsg_len = CMSG_LEN(sizeof(si));
@@ -385,7 +420,9 @@ static void case_bad_buffers(void)
 	 */
 	ret = sendmsg(cli, &msg, 0);
 	ktap_result(ret == sizeof(data), "a good sendmsg() afterwards still sends (%zd)", ret);
-	usleep(200000);
+	/* The bytes are at the server once it polls readable. */
+	if (poll(&pfd, 1, TIMEO_S * 1000) != 1)
+		ktap_diag("the server did not become readable: %s", errno_name(errno));
 	iov.iov_base = unmapped;
 	msg.msg_controllen = sizeof(cbuf);
 	ret = recvmsg(srv, &msg, 0);
