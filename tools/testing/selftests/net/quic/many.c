@@ -17,10 +17,11 @@
  * stream 0 of each connection, read back and compared. The clients then
  * close everything; the server must see each connection end.
  *
- * Afterwards the QUIC socket count of /proc/net/protocols and the
- * module's reference count return to what they were before (a leak of a
- * socket or of a module reference shows there); a lockdep or KASAN report
- * fails the run through the kernel log check of scripts/selftest.py.
+ * Afterwards the QUIC socket count of /proc/net/protocols in the two
+ * namespaces and the module's reference count return exactly to what they
+ * were before (a leak of a single socket or module reference shows
+ * there); a lockdep or KASAN report fails the run through the kernel log
+ * check of scripts/selftest.py.
  * Times of each phase are printed as figures.
  *
  * Usage: many [certificate directory, default /tests/certs]
@@ -291,13 +292,9 @@ static int client_main(int k, int to_parent, int from_parent)
 
 /* ------------------------------------------------------------ parent */
 
-static int module_refcnt(void)
+static int quic_refcnt(void)
 {
-	char buf[32];
-
-	if (read_file("/sys/module/quic/refcnt", buf, sizeof(buf)) < 0)
-		return -1;
-	return atoi(buf);
+	return module_refs("quic");
 }
 
 /* Established connections in /proc/net/quic/conns of the server's side. */
@@ -320,39 +317,25 @@ static int server_conns(void)
 	return n;
 }
 
-/* Wait up to @secs for what @now() reads to come back to @want or below
- * (sockets of an earlier test may still be lingering at the baseline).
+/*
+ * QUIC sockets (both families) in the pair's two namespaces, where every
+ * socket of the test lives, from /proc/net/protocols; -1 when unreadable.
  */
-static int settle(int (*read_now)(void), int want, int secs)
+static int pair_sockets(void)
 {
-	int v = read_now(), i;
+	int side, v4, v6, n = 0;
 
-	for (i = 0; v > want && i < secs * 10; i++) {
-		usleep(100000);
-		v = read_now();
+	for (side = 0; side < 2; side++) {
+		if (netns_enter(&pair, side))
+			return -1;
+		v4 = proto_sockets("QUIC");
+		v6 = proto_sockets("QUICv6");
+		netns_enter(&pair, -1);
+		if (v4 < 0 || v6 < 0)
+			return -1;
+		n += v4 + v6;
 	}
-	return v;
-}
-
-static int quic_sockets(void)
-{
-	return proto_sockets("QUIC");
-}
-
-/* A baseline: the lowest value over a second (a socket closed just before
- * may still hold a reference until RCU frees it).
- */
-static int baseline(int (*read_now)(void))
-{
-	int v = read_now(), i, n;
-
-	for (i = 0; i < 10; i++) {
-		usleep(100000);
-		n = read_now();
-		if (n < v)
-			v = n;
-	}
-	return v;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -372,8 +355,18 @@ int main(int argc, char **argv)
 		return ktap_finish();
 	/* A first socket loads the module, so that the baseline counts it. */
 	close(socket(AF_INET, SOCK_STREAM, IPPROTO_QUIC));
-	sockets_before = baseline(quic_sockets);
-	refcnt_before = baseline(module_refcnt);
+	/* The namespaces are new: no QUIC socket in them yet. */
+	sockets_before = pair_sockets();
+	/*
+	 * Each QUIC socket holds a reference on the module: with none left
+	 * it is 0. Sockets of an earlier test may still be in their closing
+	 * period, and the one above is freed a moment after close(): wait
+	 * for them, for a while.
+	 */
+	refcnt_before = wait_value(quic_refcnt, 0, 30 * 1000);
+	if (refcnt_before)
+		ktap_diag("module refcount %d at the start, not 0: held from before",
+			  refcnt_before);
 	ktap_diag("baseline: %d QUIC sockets, module refcount %d", sockets_before,
 		  refcnt_before);
 
@@ -424,13 +417,17 @@ int main(int argc, char **argv)
 	ktap_result(good == TOTAL, "the server saw all %d connections end after their echo (%d)",
 		    TOTAL, good);
 
-	/* Closing connections linger through their closing period. */
-	i = settle(quic_sockets, sockets_before, 30);
+	/*
+	 * Closing connections linger through their closing period; then the
+	 * counts must come back to the baseline exactly: a single socket or
+	 * module reference left over fails.
+	 */
+	i = wait_value(pair_sockets, sockets_before, 30 * 1000);
 	t3 = now();
-	ktap_result(i >= 0 && i <= sockets_before,
+	ktap_result(sockets_before >= 0 && i == sockets_before,
 		    "QUIC sockets back to the baseline of %d (now %d)", sockets_before, i);
-	i = settle(module_refcnt, refcnt_before, 10);
-	ktap_result(i >= 0 && i <= refcnt_before, "module refcount back to %d (now %d)",
+	i = wait_value(quic_refcnt, refcnt_before, 10 * 1000);
+	ktap_result(refcnt_before >= 0 && i == refcnt_before, "module refcount back to %d (now %d)",
 		    refcnt_before, i);
 	ktap_diag("handshakes %.1f s, transfers %.1f s, teardown %.1f s", t1 - t0, t2 - t1,
 		  t3 - t2);
