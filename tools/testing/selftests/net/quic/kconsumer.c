@@ -187,6 +187,20 @@ static int agent_starts(int side)
 	return n;
 }
 
+/* How many handshake requests the agent of @side took (it logs each one). */
+static int agent_requests(int side)
+{
+	static char buf[262144];
+	int n = 0;
+	char *p;
+
+	if (read_file(agent_log(side), buf, sizeof(buf)) <= 0)
+		return 0;
+	for (p = buf; (p = strstr(p, " request: process ")); p++)
+		n++;
+	return n;
+}
+
 /*
  * Start the agent of @side and wait until it has joined the handshake
  * family's group (it logs "serving" then): a request made before gets
@@ -398,6 +412,27 @@ static int create_file(const char *path, const char *str)
 	return n == (ssize_t)strlen(str) ? 0 : -EIO;
 }
 
+/*
+ * QUIC sockets (both families) where the test makes them: the namespace it
+ * started in and the two of the pair. -1 when one cannot be read.
+ */
+static int quic_sockets(void)
+{
+	int side, v4, v6, n = 0;
+
+	for (side = -1; side < 2; side++) {
+		if (netns_enter(&pair, side))
+			return -1;
+		v4 = proto_sockets("QUIC");
+		v6 = proto_sockets("QUICv6");
+		netns_enter(&pair, -1);
+		if (v4 < 0 || v6 < 0)
+			return -1;
+		n += v4 + v6;
+	}
+	return n;
+}
+
 static bool expect_errno(int rc, int want, const char *name)
 {
 	return ktap_result(rc == want, "%s (%s, got %s)", name, errno_name(want),
@@ -438,7 +473,8 @@ static void case_kernel_client(bool psk, int late_ms)
 	snprintf(listen, sizeof(listen), "%s:%d", addr4[1], port);
 	if (!late_ms) {
 		server = spawn(1, "/tmp/kconsumer-server.log", argv);
-		usleep(300 * 1000);
+		if (!listening(port))
+			ktap_diag("quic-server does not listen on %d", port);
 	}
 	if (psk)
 		snprintf(params, sizeof(params),
@@ -556,7 +592,8 @@ static void case_user_socket(void)
 	user_port = 4455;
 	snprintf(listen, sizeof(listen), "%s:%d", addr4[1], user_port);
 	server = spawn(1, "/tmp/kconsumer-server.log", argv);
-	usleep(300 * 1000);
+	if (!listening(user_port))
+		ktap_diag("quic-server does not listen on %d", user_port);
 	snprintf(params, sizeof(params), "role=client psk=%d path=/hello.txt expect=%s",
 		 psk_key, HELLO);
 	user_socket = connected_quic_socket;
@@ -638,7 +675,8 @@ static void case_failures(void)
 
 		snprintf(listen, sizeof(listen), "%s:4470", addr4[1]);
 		server = spawn(1, "/tmp/kconsumer-server.log", argv);
-		usleep(300 * 1000);
+		if (!listening(4470))
+			ktap_diag("quic-server does not listen on 4470");
 		rc = sample_run(0, params, &secs);
 		stop(&server);
 	}
@@ -706,15 +744,20 @@ static void case_agent_killed(void)
 {
 	char params[256];
 	double secs, start;
+	int rc, taken;
 	pid_t pid;
-	int rc;
 
 	/* Nobody listens on port 4480: the handshake waits for an answer. */
 	snprintf(params, sizeof(params), "role=client addr=%s port=4480 psk=%d timeout_ms=4000",
 		 addr4[1], psk_key);
+	taken = agent_requests(0);
 	start = now();
 	pid = sample_start(0, params, true);
-	usleep(1500 * 1000);
+	/* Killed once it has taken the request and started its handshake. */
+	while (agent_requests(0) == taken && now() - start < 10)
+		usleep(10 * 1000);
+	if (agent_requests(0) == taken)
+		ktap_diag("agent 0 took no request within 10 s");
 	kill(agents[0], SIGKILL);
 	wait_exit(agents[0]);
 	agents[0] = 0;
@@ -780,15 +823,14 @@ static int setup(void)
 
 int main(void)
 {
-	int sockets_before, sockets_after = -1;
-	double deadline;
+	int sockets_before, sockets_after;
 
 	ktap_plan(22);
 	if (setup()) {
 		ktap_diag("setup failed: no case can run");
 		return 1;
 	}
-	sockets_before = proto_sockets("QUIC");
+	sockets_before = quic_sockets();
 	case_no_agent();
 	agent_start(0);
 	agent_start(1);
@@ -810,14 +852,8 @@ int main(void)
 	stop(&agents[1]);
 
 	/* Sockets are freed when their last file reference goes: a moment later. */
-	deadline = now() + 10;
-	while (now() < deadline) {
-		sockets_after = proto_sockets("QUIC");
-		if (sockets_after == sockets_before)
-			break;
-		usleep(100 * 1000);
-	}
-	ktap_result(sockets_after == sockets_before,
+	sockets_after = wait_value(quic_sockets, sockets_before, 10 * 1000);
+	ktap_result(sockets_before >= 0 && sockets_after == sockets_before,
 		    "no QUIC socket left behind (%d before, %d after)", sockets_before,
 		    sockets_after);
 	ktap_result(!module_present("quic_sample") && module_unload("quic", 10000) == 0,
