@@ -311,33 +311,72 @@ static void get_input(const struct opt *o)
 		memcpy(buf, &si, sizeof(si));
 }
 
-/* The value returned by a successful get is the one stored by get_setup(). */
-static bool get_value_ok(const struct opt *o)
+/*
+ * What a new socket's options hold (net/quic/socket.c, docs/socket.md):
+ * the local transport parameters are RFC 9000 Section 18.2's defaults
+ * with the kernel's flow control limits (1 MiB for the connection,
+ * 256 KiB per stream, 100 streams each way) and a 30 s idle timeout; the
+ * config is QUIC v1, an initial RTT of 333 ms (RFC 9002 Section 6.2.2),
+ * Reno and everything else off.
+ */
+static const struct quic_transport_param default_param = {
+	.active_connection_id_limit = 2,
+	.ack_delay_exponent = 3,
+	.max_udp_payload_size = 65527,
+	.max_idle_timeout = 30 * 1000 * 1000,
+	.max_ack_delay = 25000,
+	.max_streams_bidi = 100,
+	.max_streams_uni = 100,
+	.max_data = 1024 * 1024,
+	.max_stream_data_bidi_local = 256 * 1024,
+	.max_stream_data_bidi_remote = 256 * 1024,
+	.max_stream_data_uni = 256 * 1024,
+};
+
+static const struct quic_config default_config = {
+	.version = QUIC_VERSION_V1,
+	.initial_smoothed_rtt = 333000,
+	.congestion_control_algo = QUIC_CONG_ALG_RENO,
+};
+
+/*
+ * The value returned by a successful get of @len bytes: the one stored by
+ * get_setup(), or the new socket's default. An option that has no value
+ * to return never matches.
+ */
+static bool get_value_ok(const struct opt *o, socklen_t len)
 {
-	const struct quic_transport_param *p = (const void *)buf;
+	const struct quic_connection_close *cc = (const void *)buf;
 	const struct quic_event_option *ev = (const void *)buf;
-	const struct quic_config *c = (const void *)buf;
+	uint32_t keepalive;
 
 	switch (o->name) {
 	case QUIC_SOCKOPT_EVENT:
-		return ev->type == QUIC_EVENT_STREAM_UPDATE && ev->on == 1;
+		return len == sizeof(*ev) && ev->type == QUIC_EVENT_STREAM_UPDATE && ev->on == 1;
 	case QUIC_SOCKOPT_TRANSPORT_PARAM:
-		/* RFC 9000 18.2: the limit is at least 2; the local set was asked for. */
-		return !p->remote && p->active_connection_id_limit >= 2;
+		/* The local set, asked for with remote 0, as a new socket has it. */
+		return len == sizeof(default_param) &&
+		       !memcmp(buf, &default_param, sizeof(default_param));
 	case QUIC_SOCKOPT_CONFIG:
-		/* A new socket speaks QUIC v1 (docs/socket.md). */
-		return c->version == QUIC_VERSION_V1;
+		if (len != sizeof(default_config) && len != sizeof(default_config) + 4)
+			return false;
+		/* The later layout's keepalive_probe_interval: 0, none. */
+		memcpy(&keepalive, buf + sizeof(default_config), sizeof(keepalive));
+		return !memcmp(buf, &default_config, sizeof(default_config)) &&
+		       (len == sizeof(default_config) || !keepalive);
 	case QUIC_SOCKOPT_TOKEN:
-		return !memcmp(buf, token, strlen(token));
+		return len == strlen(token) && !memcmp(buf, token, len);
 	case QUIC_SOCKOPT_SESSION_TICKET:
-		return !memcmp(buf, ticket, strlen(ticket));
+		return len == strlen(ticket) && !memcmp(buf, ticket, len);
 	case QUIC_SOCKOPT_ALPN:
-		return !memcmp(buf, alpn, strlen(alpn));
+		return len == strlen(alpn) && !memcmp(buf, alpn, len);
 	case QUIC_SOCKOPT_CONNECTION_CLOSE:
-		return ((struct quic_connection_close *)buf)->errcode == 7 &&
-		       !strcmp((char *)((struct quic_connection_close *)buf)->phrase, close_phrase);
+		return len == offsetof(struct quic_connection_close, phrase) +
+			      strlen(close_phrase) + 1 &&
+		       cc->errcode == 7 && cc->frame == 0 &&
+		       !strcmp((const char *)cc->phrase, close_phrase);
 	}
-	return true;
+	return false;
 }
 
 static void get_cases(int fd, const struct opt *o)
@@ -356,8 +395,9 @@ static void get_cases(int fd, const struct opt *o)
 	 * 56-byte layout of later upstream headers.
 	 */
 	if (o->name == QUIC_SOCKOPT_TRANSPORT_PARAM) {
-		if (!ret && len != offsetof(struct quic_transport_param, reserved)) {
-			ktap_diag("optlen %u, expected the 56-byte layout", len);
+		if (!ret && (len != offsetof(struct quic_transport_param, reserved) ||
+			     memcmp(buf, &default_param, len))) {
+			ktap_diag("optlen %u, expected the 56-byte layout of the defaults", len);
 			ret = -2;
 		}
 		ktap_expect_errno(ret, err, 0, "getsockopt %s short optlen: the later 56-byte layout",
@@ -371,9 +411,9 @@ static void get_cases(int fd, const struct opt *o)
 	len = exact;
 	ret = getsockopt(fd, SOL_QUIC, o->name, buf, &len);
 	err = errno;
-	if (!ret && (len != exact || !get_value_ok(o))) {
+	if (!ret && (len != exact || !get_value_ok(o, len))) {
 		ktap_diag("optlen %u (expected %u), value %s", len, exact,
-			  get_value_ok(o) ? "right" : "wrong");
+			  get_value_ok(o, len) ? "right" : "wrong");
 		ret = -2;
 	}
 	ktap_expect_errno(ret, err, get_errno(o), "getsockopt %s exact optlen (%u)",
@@ -386,8 +426,10 @@ static void get_cases(int fd, const struct opt *o)
 	/* A buffer that holds it gets the later 28-byte config layout, with
 	 * keepalive_probe_interval after our 24 bytes (docs/socket.md).
 	 */
-	if (!ret && len != (o->name == QUIC_SOCKOPT_CONFIG ? exact + 4 : exact)) {
-		ktap_diag("optlen %u, expected %u", len, exact);
+	if (!ret && (len != (o->name == QUIC_SOCKOPT_CONFIG ? exact + 4 : exact) ||
+		     !get_value_ok(o, len))) {
+		ktap_diag("optlen %u, expected %u, value %s", len, exact,
+			  get_value_ok(o, len) ? "right" : "wrong");
 		ret = -2;
 	}
 	ktap_expect_errno(ret, err, get_errno(o),
