@@ -14,12 +14,15 @@
  * thread, which scripts the case.
  *
  * Each case is a KTAP subtest whose plan is the number of checks it makes;
- * each check names the behaviour it checks. The cases cover stream opening,
- * reset and stop sending (RFC 9000 Sections 2-3, 19.4, 19.5), stream
- * states and limits as notifications (QUIC_SOCKOPT_EVENT), key update by
- * each side (RFC 9001 Section 6), connection IDs (RFC 9000 Section 5.1),
- * the peer's close, DATAGRAM frames (RFC 9221), the queue ioctls, poll(),
- * /proc/net/quic and ALPN.
+ * each check names the behaviour it checks. A step that only prepares a
+ * check (enabling an event, an action whose effect the next checks look
+ * at) is not a result: when it fails the case stops short of its plan.
+ *
+ * The cases cover stream opening, reset and stop sending (RFC 9000
+ * Sections 2-3, 19.4, 19.5), stream states and limits as notifications
+ * (QUIC_SOCKOPT_EVENT), key update by each side (RFC 9001 Section 6),
+ * connection IDs (RFC 9000 Section 5.1), the peer's close, DATAGRAM frames
+ * (RFC 9221), the queue ioctls, poll(), /proc/net/quic and ALPN.
  *
  * Usage: functional [certificate directory, default /tests/certs]
  */
@@ -166,14 +169,21 @@ static void *server_main(void *p)
 		goto out;
 	}
 	sock_timeouts(lfd, TIMEO_S);
-	for (i = 1; i <= QUIC_EVENT_MAX; i++)
-		if ((o->listen_events & (1u << i)) && event_set(lfd, i, true))
+	for (i = 1; i <= QUIC_EVENT_MAX; i++) {
+		if ((o->listen_events & (1u << i)) && event_set(lfd, i, true)) {
 			snprintf(a->why, sizeof(a->why), "event %d: %s", i, errno_name(errno));
+			close(lfd);
+			goto out;
+		}
+	}
 	if (o->listen_version) {
 		struct quic_config cfg = { .version = o->listen_version };
 
-		if (setsockopt(lfd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg)))
+		if (setsockopt(lfd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg))) {
 			snprintf(a->why, sizeof(a->why), "config: %s", errno_name(errno));
+			close(lfd);
+			goto out;
+		}
 	}
 	if (set_params(lfd, o, true) || bind(lfd, (struct sockaddr *)&ss, len) ||
 	    listen(lfd, 1)) {
@@ -297,6 +307,18 @@ static bool check(bool ok, const char *name)
 static bool check_errno(long ret, int want, const char *name)
 {
 	return ktap_expect_errno(ret, errno, want, "%s", name);
+}
+
+/*
+ * A step that prepares what the following checks look at is not a result
+ * of its own: when it fails, the case says what and stops there, short of
+ * its plan, which fails it.
+ */
+static bool setup(bool ok, const char *what)
+{
+	if (!ok)
+		ktap_diag("setup failed: %s (%s)", what, errno_name(errno));
+	return ok;
 }
 
 static ssize_t send_stream(int fd, int64_t sid, uint32_t flags, const void *buf, size_t len)
@@ -519,8 +541,9 @@ static void case_stream_reset(struct conn *c)
 	      "the accepted socket has the listener's STREAM_UPDATE event on");
 	check(send_pattern(c->cli, 0, MSG_STREAM_NEW, 1000, 5) == 1000,
 	      "the client writes 1000 bytes on stream 0 without FIN");
-	check(!errinfo(c->cli, QUIC_SOCKOPT_STREAM_RESET, 0, 0x1234),
-	      "STREAM_RESET of stream 0 succeeds");
+	if (!setup(!errinfo(c->cli, QUIC_SOCKOPT_STREAM_RESET, 0, 0x1234),
+		   "STREAM_RESET of stream 0"))
+		return;
 	check(wait_update(c->srv, 0, QUIC_STREAM_RECV_STATE_RESET_RECVD, &u),
 	      "the server is told: stream 0 in Reset Recvd");
 	check(u.errcode == 0x1234, "the notification carries the application error code");
@@ -548,15 +571,17 @@ static void case_stop_sending(struct conn *c)
 {
 	struct quic_stream_update u;
 
-	check(!event_set(c->cli, QUIC_EVENT_STREAM_UPDATE, true),
-	      "the client enables STREAM_UPDATE");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_STREAM_UPDATE, true),
+		   "the client enables STREAM_UPDATE"))
+		return;
 	check(send_pattern(c->cli, 4, MSG_STREAM_NEW, 500, 7) == 500,
 	      "the client writes 500 bytes on stream 4");
 	check(read_stream(c->srv, 4, 500, 7, false), "the server reads them");
-	check(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true),
-	      "the server enables STREAM_UPDATE");
-	check(!errinfo(c->srv, QUIC_SOCKOPT_STREAM_STOP_SENDING, 4, 0x77),
-	      "the server asks the client to stop sending on stream 4");
+	if (!setup(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true),
+		   "the server enables STREAM_UPDATE") ||
+	    !setup(!errinfo(c->srv, QUIC_SOCKOPT_STREAM_STOP_SENDING, 4, 0x77),
+		   "the server asks the client to stop sending on stream 4"))
+		return;
 	check(wait_update(c->cli, 4, QUIC_STREAM_SEND_STATE_RESET_SENT, &u),
 	      "the client's stream 4 goes to Reset Sent");
 	check(u.errcode == 0x77, "with the code of the STOP_SENDING");
@@ -578,9 +603,10 @@ static void case_stream_states(struct conn *c)
 {
 	struct quic_stream_update u;
 
-	check(!event_set(c->cli, QUIC_EVENT_STREAM_UPDATE, true) &&
-	      !event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true),
-	      "both ends enable STREAM_UPDATE");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_STREAM_UPDATE, true) &&
+		   !event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true),
+		   "both ends enable STREAM_UPDATE"))
+		return;
 	check(send_pattern(c->cli, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, 300, 8) == 300,
 	      "the client writes stream 0 and ends it in one call");
 	check(wait_update(c->cli, 0, QUIC_STREAM_SEND_STATE_SENT, &u),
@@ -605,8 +631,9 @@ static void case_stream_limits(struct conn *c)
 {
 	int64_t max_id = 0, id = -1;
 
-	check(!event_set(c->cli, QUIC_EVENT_STREAM_MAX_STREAM, true),
-	      "the client enables STREAM_MAX_STREAM");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_STREAM_MAX_STREAM, true),
+		   "the client enables STREAM_MAX_STREAM"))
+		return;
 	check(send_pattern(c->cli, 2, MSG_STREAM_NEW | MSG_STREAM_FIN, 10, 20) == 10,
 	      "the first unidirectional stream of the two allowed");
 	check(send_pattern(c->cli, 6, MSG_STREAM_NEW | MSG_STREAM_FIN, 10, 21) == 10,
@@ -634,8 +661,9 @@ static void case_stream_max_data(struct conn *c)
 	const size_t len = 300 * 1024;
 	struct quic_stream_max_data md = {};
 
-	check(!event_set(c->cli, QUIC_EVENT_STREAM_MAX_DATA, true),
-	      "the client enables STREAM_MAX_DATA");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_STREAM_MAX_DATA, true),
+		   "the client enables STREAM_MAX_DATA"))
+		return;
 	check(send_pattern(c->cli, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, len, 10) == (ssize_t)len,
 	      "the client writes more than the initial stream window");
 	check(read_stream(c->srv, 0, len, 10, true), "the server reads all of it, byte-exact");
@@ -651,12 +679,14 @@ static void case_key_update(struct conn *c)
 	const size_t len = 64 * 1024;
 	uint8_t phase = 9;
 
-	check(!event_set(c->cli, QUIC_EVENT_KEY_UPDATE, true) &&
-	      !event_set(c->srv, QUIC_EVENT_KEY_UPDATE, true),
-	      "both ends enable KEY_UPDATE");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_KEY_UPDATE, true) &&
+		   !event_set(c->srv, QUIC_EVENT_KEY_UPDATE, true),
+		   "both ends enable KEY_UPDATE"))
+		return;
 	check(send_stream(c->cli, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, "", 0) == 0 &&
 	      read_stream(c->srv, 0, 0, 0, true), "a first exchange confirms the handshake");
-	check(!key_update(c->cli), "the client starts a key update");
+	if (!setup(!key_update(c->cli), "the client starts a key update"))
+		return;
 	check(send_pattern(c->cli, 4, MSG_STREAM_NEW | MSG_STREAM_FIN, len, 11) == (ssize_t)len,
 	      "and writes 64 KiB under the new keys");
 	check(wait_event(c->srv, QUIC_EVENT_KEY_UPDATE, &phase, 1) == 1,
@@ -668,7 +698,8 @@ static void case_key_update(struct conn *c)
 	check(phase == 1, "the client is in key phase 1");
 	check(send_stream(c->srv, 1, MSG_STREAM_NEW | MSG_STREAM_FIN, "", 0) == 0 &&
 	      read_stream(c->cli, 1, 0, 0, true), "the server sends under the new keys");
-	check(!key_update(c->srv), "the server starts the next key update");
+	if (!setup(!key_update(c->srv), "the server starts the next key update"))
+		return;
 	check(send_pattern(c->srv, 5, MSG_STREAM_NEW | MSG_STREAM_FIN, len, 12) == (ssize_t)len,
 	      "and writes 64 KiB");
 	check(wait_event(c->cli, QUIC_EVENT_KEY_UPDATE, &phase, 1) == 1,
@@ -695,11 +726,12 @@ static void case_close_event(struct conn *c)
 	memset(&v, 0, sizeof(v));
 	v.cc.errcode = 0x99;
 	strcpy((char *)v.cc.phrase, "done here");
-	check(!event_set(c->srv, QUIC_EVENT_CONNECTION_CLOSE, true),
-	      "the server enables CONNECTION_CLOSE");
-	check(!setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &v,
-			  sizeof(v.cc) + strlen("done here") + 1),
-	      "the client sets its close code and phrase");
+	if (!setup(!event_set(c->srv, QUIC_EVENT_CONNECTION_CLOSE, true),
+		   "the server enables CONNECTION_CLOSE") ||
+	    !setup(!setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &v,
+			       sizeof(v.cc) + strlen("done here") + 1),
+		   "the client sets its close code and phrase"))
+		return;
 	close(c->cli);
 	c->cli = -1;
 	n = recv_any(c->srv, buf, sizeof(buf), &sid, &flags);
@@ -739,15 +771,19 @@ static void case_event_option(struct conn *c)
 	check_errno(event_set(c->cli, QUIC_EVENT_MAX + 1, true), EINVAL,
 		    "an event type beyond the last is EINVAL");
 
-	check(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true), "the server enables STREAM_UPDATE");
+	if (!setup(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, true),
+		   "the server enables STREAM_UPDATE"))
+		return;
 	check(send_pattern(c->cli, 0, MSG_STREAM_NEW | MSG_STREAM_FIN, 20, 13) == 20,
 	      "the client writes a short stream");
 	check(recv_any(c->srv, buf, 4, &sid, &flags) == 4, "a 4-byte read returns 4 bytes");
 	check((flags & MSG_NOTIFICATION) && (flags & MSG_TRUNC),
 	      "of a notification, with MSG_TRUNC");
 	check(buf[0] == QUIC_EVENT_STREAM_UPDATE, "the type byte comes first");
-	check(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, false) &&
-	      read_stream(c->srv, 0, 20, 13, true), "the data follows, whole");
+	if (!setup(!event_set(c->srv, QUIC_EVENT_STREAM_UPDATE, false),
+		   "the server disables STREAM_UPDATE"))
+		return;
+	check(read_stream(c->srv, 0, 20, 13, true), "the data follows, whole");
 }
 
 /* RFC 9221: DATAGRAM frames both ways, bounded by max_datagram_frame_size. */
@@ -818,7 +854,8 @@ static void case_poll_shutdown(struct conn *c)
 	check(poll(&pfd, 1, TIMEO_S * 1000) == 1 && (pfd.revents & POLLIN),
 	      "the server becomes readable");
 	check(recv_any(c->srv, buf, sizeof(buf), &sid, &flags) == 2, "and reads them");
-	check(!shutdown(c->cli, SHUT_WR), "the client shuts its connection down");
+	if (!setup(!shutdown(c->cli, SHUT_WR), "the client shuts its connection down"))
+		return;
 	check(recv_any(c->srv, buf, sizeof(buf), &sid, &flags) == 0,
 	      "the server reads end of file");
 	pfd.events = POLLIN | POLLRDHUP;
@@ -905,13 +942,17 @@ static void case_connection_ids(struct conn *c)
 		    "switching to an ID the peer never issued is EINVAL");
 	check_errno(cid_set(c->cli, true, 0, 1), EINVAL,
 		    "retiring the ID one switches to is EINVAL");
-	check(!cid_set(c->cli, true, 1, 1), "the client moves to the server's ID 1, retiring 0");
+	if (!setup(!cid_set(c->cli, true, 1, 1),
+		   "the client moves to the server's ID 1, retiring 0"))
+		return;
 	check(!cid_get(c->cli, true, &info) && info.active == 1 && info.prior_to == 1,
 	      "the client now uses 1 and holds nothing below it");
 	check(round_trip(c, 4, 32), "data flows on the new ID");
-	check(!event_set(c->cli, QUIC_EVENT_CONNECTION_ID, true),
-	      "the client enables CONNECTION_ID");
-	check(!cid_set(c->srv, false, 0, 3), "the server asks the client to retire its IDs below 3");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_CONNECTION_ID, true),
+		   "the client enables CONNECTION_ID") ||
+	    !setup(!cid_set(c->srv, false, 0, 3),
+		   "the server asks the client to retire its IDs below 3"))
+		return;
 	check(wait_event(c->cli, QUIC_EVENT_CONNECTION_ID, &info, sizeof(info)) == sizeof(info),
 	      "the client is told it had to change IDs");
 	check(info.dest == 1 && info.active >= 3, "it now sends to an ID of 3 or above");
@@ -984,21 +1025,31 @@ static void case_sendfile(struct conn *c)
 		return;
 	}
 	unlink(path);
-	check(send_stream(c->cli, 0, MSG_STREAM_NEW, "", 0) == 0,
-	      "an empty write opens stream 0 and makes it the current one");
+	pfd[0] = -1;
+	pfd[1] = -1;
+	/* An empty write opens stream 0 and makes it the current one. */
+	if (!setup(send_stream(c->cli, 0, MSG_STREAM_NEW, "", 0) == 0, "opening stream 0"))
+		goto out;
 	n = sendfile(c->cli, fd, &off, len);
 	check(n == (ssize_t)len, "sendfile() writes the whole file to the stream");
-	check(send_stream(c->cli, 0, MSG_STREAM_FIN, "", 0) == 0, "an empty write with FIN ends it");
+	/* An empty write with FIN ends it. */
+	if (!setup(send_stream(c->cli, 0, MSG_STREAM_FIN, "", 0) == 0, "ending stream 0"))
+		goto out;
 	check(read_stream(c->srv, 0, len, 40, true), "the server reads the file's bytes, exact");
 
-	check(!pipe(pfd) && write(pfd[1], data, 4096) == 4096, "4 KiB in a pipe");
-	check(send_stream(c->cli, 4, MSG_STREAM_NEW, "", 0) == 0, "stream 4 becomes current");
+	if (!setup(!pipe(pfd) && write(pfd[1], data, 4096) == 4096, "4 KiB in a pipe") ||
+	    !setup(send_stream(c->cli, 4, MSG_STREAM_NEW, "", 0) == 0, "opening stream 4"))
+		goto out;
 	n = splice(pfd[0], NULL, c->cli, NULL, 4096, 0);
 	check(n == 4096, "splice() moves the pipe's bytes to the stream");
-	check(send_stream(c->cli, 4, MSG_STREAM_FIN, "", 0) == 0 &&
-	      read_stream(c->srv, 4, 4096, 40, true), "and the server reads them");
-	close(pfd[0]);
-	close(pfd[1]);
+	if (!setup(send_stream(c->cli, 4, MSG_STREAM_FIN, "", 0) == 0, "ending stream 4"))
+		goto out;
+	check(read_stream(c->srv, 4, 4096, 40, true), "and the server reads them");
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
 	close(fd);
 	free(data);
 }
@@ -1011,17 +1062,19 @@ static void case_migration(struct conn *c)
 	socklen_t len = sizeof(before);
 	uint8_t local = 9;
 
-	check(!event_set(c->cli, QUIC_EVENT_CONNECTION_MIGRATION, true) &&
-	      !event_set(c->srv, QUIC_EVENT_CONNECTION_MIGRATION, true),
-	      "both ends enable CONNECTION_MIGRATION");
+	if (!setup(!event_set(c->cli, QUIC_EVENT_CONNECTION_MIGRATION, true) &&
+		   !event_set(c->srv, QUIC_EVENT_CONNECTION_MIGRATION, true),
+		   "both ends enable CONNECTION_MIGRATION"))
+		return;
 	check(round_trip(c, 0, 50), "a first exchange confirms the handshake and brings IDs");
 	getsockname(c->cli, (struct sockaddr *)&before, &len);
 	na = before;
 	na.sin_port = 0;
 	check_errno(setsockopt(c->srv, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &na,
 			       sizeof(na)), EINVAL, "a server cannot move by itself: EINVAL");
-	check(!setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &na, sizeof(na)),
-	      "the client moves to a new local port");
+	if (!setup(!setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &na,
+			       sizeof(na)), "the client moves to a new local port"))
+		return;
 	len = sizeof(after);
 	getsockname(c->cli, (struct sockaddr *)&after, &len);
 	check(after.sin_port != before.sin_port && after.sin_addr.s_addr == before.sin_addr.s_addr,
@@ -1091,38 +1144,38 @@ static void case_preferred_address(struct conn *c)
 static struct fn_case cases[] = {
 	{ "stream open and data", 17, case_stream_open,
 	  { .family = AF_INET } },
-	{ "stream reset", 14, case_stream_reset,
+	{ "stream reset", 13, case_stream_reset,
 	  { .family = AF_INET6, .listen_events = EV(QUIC_EVENT_STREAM_UPDATE) } },
-	{ "stop sending", 14, case_stop_sending,
+	{ "stop sending", 11, case_stop_sending,
 	  { .family = AF_INET, .version = QUIC_VERSION_V2 } },
-	{ "stream states", 11, case_stream_states,
+	{ "stream states", 10, case_stream_states,
 	  { .family = AF_INET6 } },
-	{ "stream limits", 11, case_stream_limits,
+	{ "stream limits", 10, case_stream_limits,
 	  { .family = AF_INET, .server_max_streams_uni = 2 } },
-	{ "stream max data", 6, case_stream_max_data,
+	{ "stream max data", 5, case_stream_max_data,
 	  { .family = AF_INET6 } },
-	{ "key update, X.509, AES_GCM_128, v1, IPv6", 16, case_key_update,
+	{ "key update, X.509, AES_GCM_128, v1, IPv6", 13, case_key_update,
 	  { .family = AF_INET6, .cipher = TLS_CIPHER_AES_GCM_128 } },
-	{ "key update, PSK, CHACHA20_POLY1305, v2, IPv4", 16, case_key_update,
+	{ "key update, PSK, CHACHA20_POLY1305, v2, IPv4", 13, case_key_update,
 	  { .family = AF_INET, .version = QUIC_VERSION_V2,
 	    .cipher = TLS_CIPHER_CHACHA20_POLY1305, .psk = true } },
-	{ "key update, X.509, AES_GCM_256, v2, IPv4", 16, case_key_update,
+	{ "key update, X.509, AES_GCM_256, v2, IPv4", 13, case_key_update,
 	  { .family = AF_INET, .version = QUIC_VERSION_V2, .cipher = TLS_CIPHER_AES_GCM_256 } },
-	{ "close notification", 8, case_close_event,
+	{ "close notification", 6, case_close_event,
 	  { .family = AF_INET } },
-	{ "event option and truncation", 12, case_event_option,
+	{ "event option and truncation", 11, case_event_option,
 	  { .family = AF_INET6 } },
 	{ "datagram", 8, case_datagram,
 	  { .family = AF_INET, .max_datagram = 1200 } },
 	{ "queue ioctls", 6, case_ioctl,
 	  { .family = AF_INET6 } },
-	{ "poll and shutdown", 9, case_poll_shutdown,
+	{ "poll and shutdown", 8, case_poll_shutdown,
 	  { .family = AF_INET } },
-	{ "connection IDs", 14, case_connection_ids,
+	{ "connection IDs", 11, case_connection_ids,
 	  { .family = AF_INET6 } },
-	{ "sendfile and splice", 8, case_sendfile,
+	{ "sendfile and splice", 4, case_sendfile,
 	  { .family = AF_INET6 } },
-	{ "connection migration", 10, case_migration,
+	{ "connection migration", 8, case_migration,
 	  { .family = AF_INET } },
 	{ "server preferred address, IPv4", 8, case_preferred_address,
 	  { .family = AF_INET, .pref_port_delta = PREF_DELTA,
