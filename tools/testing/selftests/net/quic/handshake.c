@@ -14,10 +14,11 @@
  * - Completed handshakes cover X.509 with each of the four TLS 1.3 AEADs
  *   in QUIC v1 and v2, and PSK, over IPv4 and IPv6. The cipher is chosen
  *   with payload_cipher_type of the client's QUIC_SOCKOPT_CONFIG: libquic
- *   then offers that suite alone in its ClientHello, so a handshake that
- *   completes has negotiated it, and the kernel protects every later
- *   packet with that AEAD. The version is the client's config too; the
- *   server's accepted socket must report the same one, and, since the
+ *   then offers that suite alone in its ClientHello. Both ends must have
+ *   handed the kernel 1-RTT keys of that suite (hswatch.h: the type libquic
+ *   passes with QUIC_SOCKOPT_CRYPTO_SECRET, from gnutls_cipher_get()), the
+ *   AEAD the kernel then protects every packet with. The version is the
+ *   client's config too; both sockets must report it afterwards, and, since the
  *   server accepts "h3,quic-selftest", QUIC_SOCKOPT_ALPN must name the one
  *   agreed (libquic records it there). Afterwards 64 KiB
  *   go each way on stream 0 and every byte is compared.
@@ -26,7 +27,8 @@
  *   which the server reads back), no common application protocol (both
  *   fail with -ENOPROTOOPT; the client reads the server's 0x178,
  *   no_application_protocol) and an unknown PSK identity (the server
- *   fails with -ENOKEY, the client sees the connection closed).
+ *   fails with -ENOKEY, the client sees the connection closed). In none of
+ *   them may a 1-RTT key reach either kernel.
  *
  * The time each handshake takes is printed as a diagnostic line.
  *
@@ -46,6 +48,7 @@
 #include <linux/tls.h>
 #include <netinet/quic.h>
 
+#include "hswatch.h"
 #include "ktap.h"
 #include "netns.h"
 #include "util.h"
@@ -120,8 +123,8 @@ static const struct hs_case cases[] = {
 	  .client_psk = "psk-mallory.txt" },
 };
 
-/* Two results per case. */
-#define RESULTS_PER_CASE	2
+/* Three results per case. */
+#define RESULTS_PER_CASE	3
 
 /* What the server child tells the parent when it is done. */
 struct server_report {
@@ -130,6 +133,7 @@ struct server_report {
 	uint32_t close_code;	/* the CONNECTION_CLOSE that ended a failed handshake */
 	bool data_ok;		/* 64 KiB read, 64 KiB sent, the client's close seen */
 	double secs;		/* time spent in quic_server_handshake() */
+	struct hs_keys keys;	/* what quic_server_handshake() gave the kernel */
 	char alpn[64];		/* QUIC_SOCKOPT_ALPN of the accepted socket afterwards */
 	char why[128];		/* the first thing that went wrong */
 };
@@ -307,6 +311,7 @@ static int server_side(const struct netns_pair *p, const struct hs_case *c, int 
 		return fail(r, "accept: %s", errno_name(errno));
 	sock_timeouts(fd, TIMEO_S);
 
+	hs_watch(fd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (c->psk)
 		r->ret = quic_server_handshake(fd, cert_path("psk-alice.txt"), NULL, alpn);
@@ -314,6 +319,7 @@ static int server_side(const struct netns_pair *p, const struct hs_case *c, int 
 		r->ret = quic_server_handshake(fd, cert_path("server.key"),
 					       cert_path("server.pem"), alpn);
 	r->secs = since(&t0);
+	r->keys = hs_watch_end(fd);
 	len = sizeof(cfg);
 	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
 		r->version = cfg.version;
@@ -372,6 +378,7 @@ static int client_handshake(const struct netns_pair *p, const struct hs_case *c,
 		return -1;
 	}
 	sock_timeouts(fd, TIMEO_S);
+	hs_watch(fd);
 	if (set_config(fd, c)) {
 		*ret = -errno;
 		ktap_diag("%s: QUIC_SOCKOPT_CONFIG: %s", c->name, errno_name(errno));
@@ -398,9 +405,27 @@ static const char *version_name(uint32_t v)
 	return v == QUIC_VERSION_V1 ? "v1" : v == QUIC_VERSION_V2 ? "v2" : "unknown";
 }
 
-/* The two results of a case whose handshake must complete. */
+/* The version QUIC_SOCKOPT_CONFIG reports on @fd, 0 when it cannot. */
+static uint32_t version_of(int fd)
+{
+	struct quic_config cfg;
+	socklen_t len = sizeof(cfg);
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		return 0;
+	return cfg.version;
+}
+
+static bool keys_are(const struct hs_keys *k, uint32_t cipher)
+{
+	return k->app_tx == cipher && k->app_rx == cipher;
+}
+
+/* The results of a case whose handshake must complete. */
 static void check_ok(const struct hs_case *c, int cret, const struct server_report *r,
-		     bool client_data, const char *client_why)
+		     const struct hs_keys *ck, uint32_t cversion, bool client_data,
+		     const char *client_why)
 {
 	bool ok = !cret && !r->ret && r->version == c->version && !strcmp(r->alpn, ALPN);
 
@@ -409,6 +434,13 @@ static void check_ok(const struct hs_case *c, int cret, const struct server_repo
 	if (!ok)
 		ktap_diag("%s: client %s, server %s, server version 0x%x, ALPN \"%s\"", c->name,
 			  errno_name(-cret), errno_name(-r->ret), r->version, r->alpn);
+	ok = keys_are(ck, c->cipher) && keys_are(&r->keys, c->cipher) && cversion == c->version;
+	ktap_result(ok, "%s: both kernels got %s 1-RTT keys, the client's connection runs QUIC %s",
+		    c->name, cipher_name(c->cipher), version_name(c->version));
+	if (!ok)
+		ktap_diag("%s: client keys %s/%s (send/receive), server %s/%s, client version 0x%x",
+			  c->name, cipher_name(ck->app_tx), cipher_name(ck->app_rx),
+			  cipher_name(r->keys.app_tx), cipher_name(r->keys.app_rx), cversion);
 	ktap_result(client_data && r->data_ok, "%s: 64 KiB each way on stream 0, byte-exact",
 		    c->name);
 	if (*client_why)
@@ -417,10 +449,12 @@ static void check_ok(const struct hs_case *c, int cret, const struct server_repo
 		ktap_diag("%s: server: %s", c->name, r->why);
 }
 
-/* The two results of a refused handshake. */
+/* The results of a refused handshake. */
 static void check_refused(const struct hs_case *c, int cret, uint32_t ccode,
-			  const struct server_report *r)
+			  const struct server_report *r, const struct hs_keys *ck)
 {
+	bool none = keys_are(ck, 0) && keys_are(&r->keys, 0);
+
 	switch (c->kind) {
 	case HS_CLIENT_REJECTS:
 		ktap_result(cret == -EKEYREJECTED && r->ret == -ECONNRESET,
@@ -446,6 +480,11 @@ static void check_refused(const struct hs_case *c, int cret, uint32_t ccode,
 			    "%s: the client reads a CRYPTO_ERROR CONNECTION_CLOSE", c->name);
 		break;
 	}
+	ktap_result(none, "%s: no 1-RTT key reached either kernel", c->name);
+	if (!none)
+		ktap_diag("%s: client keys %s/%s (send/receive), server %s/%s", c->name,
+			  cipher_name(ck->app_tx), cipher_name(ck->app_rx),
+			  cipher_name(r->keys.app_tx), cipher_name(r->keys.app_rx));
 	ktap_diag("%s: client %s, close code 0x%x; server %s, close code 0x%x", c->name,
 		  errno_name(-cret), ccode, errno_name(-r->ret), r->close_code);
 	if (r->why[0])
@@ -463,7 +502,9 @@ static void fail_case(const struct hs_case *c, const char *what)
 static void run_case(const struct netns_pair *p, const struct hs_case *c, int port)
 {
 	struct server_report r = { 0 };
+	struct hs_keys ck = { .inq_at_app = -1 };
 	int ready[2], report[2], status = -1, cret = 0, fd;
+	uint32_t cversion = 0;
 	char client_why[128] = "";
 	bool client_data = false;
 	uint32_t ccode = 0;
@@ -503,6 +544,10 @@ static void run_case(const struct netns_pair *p, const struct hs_case *c, int po
 
 	netns_enter(p, 0);
 	fd = client_handshake(p, c, port, &cret, &csecs);
+	if (fd >= 0) {
+		ck = hs_watch_end(fd);
+		cversion = version_of(fd);
+	}
 	if (fd >= 0 && cret)
 		ccode = close_code(fd);
 	if (fd >= 0 && !cret && c->kind == HS_OK) {
@@ -527,9 +572,9 @@ static void run_case(const struct netns_pair *p, const struct hs_case *c, int po
 	ktap_diag("%s: handshake time %.3f s (client), %.3f s (server)", c->name, csecs,
 		  r.secs);
 	if (c->kind == HS_OK)
-		check_ok(c, cret, &r, client_data, client_why);
+		check_ok(c, cret, &r, &ck, cversion, client_data, client_why);
 	else
-		check_refused(c, cret, ccode, &r);
+		check_refused(c, cret, ccode, &r, &ck);
 }
 
 /* The clock matters: certificate validity is checked against it. */
@@ -567,6 +612,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	quic_set_log_func(lib_log);
+	hs_watch_init();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
