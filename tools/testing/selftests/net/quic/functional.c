@@ -14,7 +14,9 @@
  * thread, which scripts the case.
  *
  * Each case is a KTAP subtest whose plan is the number of checks it makes;
- * each check names the behaviour it checks. A step that only prepares a
+ * each check names the behaviour it checks. The first one of every case
+ * reads back the cipher suite and QUIC version the handshake agreed on
+ * (the ones the case names, if it does). A step that only prepares a
  * check (enabling an event, an action whose effect the next checks look
  * at) is not a result: when it fails the case stops short of its plan.
  *
@@ -44,6 +46,7 @@
 #include <linux/tls.h>
 #include <netinet/quic.h>
 
+#include "hswatch.h"
 #include "ktap.h"
 #include "netns.h"
 #include "util.h"
@@ -71,6 +74,8 @@ struct conn_opts {
 struct conn {
 	int cli;
 	int srv;
+	struct hs_keys cli_keys;	/* what each handshake gave its kernel */
+	struct hs_keys srv_keys;
 };
 
 struct fn_case {
@@ -146,6 +151,7 @@ struct server_arg {
 	int ready[2];
 	int fd;
 	int ret;
+	struct hs_keys keys;
 	char why[128];
 };
 
@@ -200,6 +206,7 @@ static void *server_main(void *p)
 		return NULL;
 	}
 	sock_timeouts(a->fd, TIMEO_S);
+	hs_watch(a->fd);
 	if (o->pref_port_delta) {
 		len = server_addr(o->family, a->port + o->pref_port_delta, &ss);
 		if (setsockopt(a->fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len)) {
@@ -214,6 +221,7 @@ static void *server_main(void *p)
 	else
 		a->ret = quic_server_handshake(a->fd, cert_path("server.key"),
 					       cert_path("server.pem"), "h3," ALPN);
+	a->keys = hs_watch_end(a->fd);
 	if (a->ret)
 		snprintf(a->why, sizeof(a->why), "handshake: %s", errno_name(-a->ret));
 	return NULL;
@@ -252,6 +260,7 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 	if (c->cli < 0)
 		goto join;
 	sock_timeouts(c->cli, TIMEO_S);
+	hs_watch(c->cli);
 	memset(&cfg, 0, sizeof(cfg));
 	if (getsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
 		goto join;
@@ -272,6 +281,7 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 		ret = quic_client_handshake(c->cli, NULL, HOSTNAME, ALPN);
 	if (ret)
 		ktap_diag("client handshake: %s", errno_name(-ret));
+	c->cli_keys = hs_watch_end(c->cli);
 join:
 	if (ret && ret != -1)
 		shutdown(c->cli, SHUT_RDWR);	/* unblock the server */
@@ -279,6 +289,7 @@ join:
 		ktap_diag("client setup: %s", errno_name(errno));
 	pthread_join(th, NULL);
 	c->srv = a.fd;
+	c->srv_keys = a.keys;
 	if (a.ret) {
 		ktap_diag("server: %s", a.why);
 		ret = -1;
@@ -1139,6 +1150,42 @@ static void case_preferred_address(struct conn *c)
 		    EINVAL, "a preferred address is offered before the handshake only: EINVAL");
 }
 
+static const char *version_name(uint32_t v)
+{
+	return v == QUIC_VERSION_V1 ? "v1" : v == QUIC_VERSION_V2 ? "v2" : "unknown";
+}
+
+static bool keys_are(const struct hs_keys *k, uint32_t cipher)
+{
+	return k->app_tx == cipher && k->app_rx == cipher;
+}
+
+/*
+ * The first result of every case: the cipher suite and version the
+ * handshake agreed on, read back. The kernel does not report the suite:
+ * hswatch.h records the one of the 1-RTT keys libquic gave it at each end.
+ * A case that names no suite lets the ends pick one: the same on both.
+ */
+static void check_handshake(const struct conn_opts *o, const struct conn *c)
+{
+	uint32_t want = o->listen_version ?: o->version ?: QUIC_VERSION_V1;
+	uint32_t cipher = o->cipher ?: c->cli_keys.app_tx;
+	uint32_t vc = version_of(c->cli), vs = version_of(c->srv);
+	bool ok;
+
+	ok = cipher && keys_are(&c->cli_keys, cipher) && keys_are(&c->srv_keys, cipher) &&
+	     vc == want && vs == want;
+	if (o->cipher)
+		ktap_result(ok, "the handshake gave both kernels %s 1-RTT keys, both ends run QUIC %s",
+			    cipher_name(o->cipher), version_name(want));
+	else
+		ktap_result(ok, "the handshake gave both kernels 1-RTT keys of one suite, both ends run QUIC %s",
+			    version_name(want));
+	ktap_diag("client keys %s/%s (send/receive), server %s/%s; versions 0x%x and 0x%x",
+		  cipher_name(c->cli_keys.app_tx), cipher_name(c->cli_keys.app_rx),
+		  cipher_name(c->srv_keys.app_tx), cipher_name(c->srv_keys.app_rx), vc, vs);
+}
+
 #define EV(x)	(1u << (x))
 
 static struct fn_case cases[] = {
@@ -1205,6 +1252,7 @@ int main(int argc, char **argv)
 	ktap_plan(ARRAY_SIZE(cases));
 	signal(SIGPIPE, SIG_IGN);
 	quic_set_log_func(lib_log);
+	hs_watch_init();
 	if (access(cert_path("ca.pem"), R_OK) || netns_pair_create(&pair)) {
 		ktap_diag("no test credentials in %s or no namespace pair", cert_dir);
 		for (i = 0; i < ARRAY_SIZE(cases); i++)
@@ -1217,10 +1265,11 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		ktap_subtest_begin(cases[i].name);
-		ktap_plan(cases[i].checks);
+		ktap_plan(1 + cases[i].checks);
 		if (conn_open(&cases[i].opts, &c)) {
 			ktap_diag("no connection");
 		} else {
+			check_handshake(&cases[i].opts, &c);
 			cases[i].run(&c);
 		}
 		conn_close(&c);
