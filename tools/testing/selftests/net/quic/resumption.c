@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <netinet/quic.h>
 
+#include "hswatch.h"
 #include "ktap.h"
 #include "netns.h"
 #include "util.h"
@@ -31,6 +32,7 @@
 #define HOSTNAME	"server.test"	/* the SAN of server.pem */
 #define ALPN		"quic-selftest"
 #define REQ_LEN		3000		/* more than one 0-RTT packet holds */
+#define MAX_CONNS	2		/* connections one listener answers */
 
 static struct netns_pair pair;
 static int next_port = PORT_BASE;
@@ -67,6 +69,11 @@ struct server {
 	size_t keylen;
 	uint64_t max_data;	/* initial_max_data to set, 0: the default */
 	int served;		/* connections whose request arrived intact */
+	/* Per connection: bytes the accepted socket held for recvmsg() just
+	 * before its first 1-RTT key (-1: none came). Without 1-RTT keys
+	 * only 0-RTT packets can have brought stream data.
+	 */
+	int early_inq[MAX_CONNS];
 	char why[128];
 	pthread_t th;
 	int ready[2];
@@ -79,8 +86,12 @@ static bool serve_one(struct server *s, int fd, uint8_t seed)
 	size_t got = 0, i;
 	int64_t sid = 0;
 	ssize_t n;
+	int ret;
 
-	if (quic_server_handshake(fd, cert_path("server.key"), cert_path("server.pem"), ALPN)) {
+	hs_watch(fd);
+	ret = quic_server_handshake(fd, cert_path("server.key"), cert_path("server.pem"), ALPN);
+	s->early_inq[seed] = hs_watch_end(fd).inq_at_app;
+	if (ret) {
 		snprintf(s->why, sizeof(s->why), "server handshake failed");
 		return false;
 	}
@@ -168,12 +179,15 @@ static int server_start_with(struct server *s, int conns, const uint8_t *key, si
 			     uint64_t max_data)
 {
 	char r;
+	int i;
 
 	memset(s, 0, sizeof(*s));
+	for (i = 0; i < MAX_CONNS; i++)
+		s->early_inq[i] = -1;
 	s->max_data = max_data;
 	s->port = next_port++;
 	s->lfd = -1;
-	s->conns = conns;
+	s->conns = conns < MAX_CONNS ? conns : MAX_CONNS;
 	s->key = key;
 	s->keylen = keylen;
 	if (pipe(s->ready) || pthread_create(&s->th, NULL, server_main, s))
@@ -217,6 +231,8 @@ struct outcome {
 	bool early;		/* the server accepted early data */
 	bool reply;		/* "ok" and FIN came back */
 	bool kept;		/* resumption data for the next connection */
+	bool early_keys;	/* the client's kernel got 0-RTT keys */
+	uint32_t version;	/* QUIC_SOCKOPT_CONFIG's afterwards */
 };
 
 static int tls_session(int fd, const struct resume *rs, gnutls_session_t *ps,
@@ -287,6 +303,7 @@ static void client_conn(int port, struct resume *rs, bool early, uint8_t seed,
 	if (fd < 0)
 		return;
 	sock_timeouts(fd, TIMEO_S);
+	hs_watch(fd);
 	/* libquic waits for the server's ticket before returning. */
 	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len)) {
 		cfg.receive_session_ticket = 1;
@@ -303,6 +320,10 @@ static void client_conn(int port, struct resume *rs, bool early, uint8_t seed,
 	if (early && !send_request(fd, seed))
 		ktap_diag("request before the handshake: %s", errno_name(errno));
 	o->handshake = !quic_handshake(session);
+	o->early_keys = hs_watch_end(fd).early != 0;
+	len = sizeof(cfg);
+	if (!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		o->version = cfg.version;
 	if (!o->handshake)
 		goto out;
 	o->resumed = gnutls_session_is_resumed(session);
@@ -330,6 +351,26 @@ out:
 static bool check(bool ok, const char *name)
 {
 	return ktap_result(ok, "%s", name);
+}
+
+/*
+ * 0-RTT seen from the kernels rather than from GnuTLS's flag: the client's
+ * got 0-RTT keys, and the server's socket held the whole request before it
+ * had any 1-RTT key, so the request came in 0-RTT packets. @early_inq:
+ * what the server's socket held then.
+ */
+static void check_early_sent(const struct outcome *o, int early_inq)
+{
+	check(o->early_keys && early_inq == REQ_LEN,
+	      "the kernels carried it in 0-RTT: the server held it all before its 1-RTT keys");
+	ktap_diag("server: %d bytes held before its 1-RTT keys, of %d", early_inq, REQ_LEN);
+}
+
+/* Early data refused: none of it reached the server's socket before 1-RTT. */
+static void check_early_refused(int early_inq)
+{
+	check(early_inq == 0, "the server's kernel took none of it before its 1-RTT keys");
+	ktap_diag("server: %d bytes held before its 1-RTT keys", early_inq);
 }
 
 /* ------------------------------------------------------------ cases */
@@ -432,6 +473,7 @@ static void case_zero_rtt(void)
 	check(o2.reply, "the 0-RTT request is answered");
 	server_stop(&s);
 	check(s.served == 2, "the server got both requests intact");
+	check_early_sent(&o2, s.early_inq[1]);
 	free(rs);
 }
 
@@ -459,6 +501,9 @@ static void case_zero_rtt_rejected(void)
 	check(o2.reply, "the request is answered all the same");
 	server_stop(&s2);
 	check(s2.served == 1, "the request came whole, sent again in 1-RTT packets");
+	check(o2.early_keys && s2.early_inq[0] == 0,
+	      "the client's kernel had 0-RTT keys, the server's took none of it before 1-RTT keys");
+	ktap_diag("server: %d bytes held before its 1-RTT keys", s2.early_inq[0]);
 	free(rs);
 }
 
@@ -492,6 +537,7 @@ static void case_shared_key(void)
 	check(o2.early && o2.reply, "and takes its 0-RTT request");
 	server_stop(&s2);
 	check(s2.served == 1, "the request arrived intact");
+	check_early_sent(&o2, s2.early_inq[0]);
 	free(rs);
 }
 
@@ -499,7 +545,8 @@ static void case_shared_key(void)
  * second listener's initial_max_data (0: the same), @version for the
  * second client. What the second connection saw is in @o2.
  */
-static bool resume_elsewhere(uint64_t max_data, uint32_t version, struct outcome *o2)
+static bool resume_elsewhere(uint64_t max_data, uint32_t version, struct outcome *o2,
+			     int *early_inq)
 {
 	struct resume *rs = calloc(1, sizeof(*rs));
 	uint8_t key[64];
@@ -511,6 +558,7 @@ static bool resume_elsewhere(uint64_t max_data, uint32_t version, struct outcome
 	for (i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(i * 29 + 7);
 	memset(o2, 0, sizeof(*o2));
+	*early_inq = -1;
 	if (!rs || server_start(&s1, 1, key, sizeof(key)))
 		goto out;
 	client_conn(s1.port, rs, false, 0, &o1);
@@ -526,6 +574,7 @@ static bool resume_elsewhere(uint64_t max_data, uint32_t version, struct outcome
 	client_version = QUIC_VERSION_V1;
 	server_stop(&s2);
 	ok = s2.served == 1;
+	*early_inq = s2.early_inq[0];
 out:
 	free(rs);
 	return ok;
@@ -534,23 +583,29 @@ out:
 static void case_lowered_limits(void)
 {
 	struct outcome o;
-	bool served = resume_elsewhere(65536, QUIC_VERSION_V1, &o);
+	int early_inq;
+	bool served = resume_elsewhere(65536, QUIC_VERSION_V1, &o, &early_inq);
 
 	check(o.handshake && !o.resumed,
 	      "a listener with the same key but a lower initial_max_data makes a full handshake");
 	check(!o.early, "and rejects the early data (RFC 9000 Section 7.4.1)");
 	check(o.reply && served, "the request arrives whole, sent again in 1-RTT packets");
+	check_early_refused(early_inq);
 }
 
 static void case_other_version(void)
 {
 	struct outcome o;
-	bool served = resume_elsewhere(0, QUIC_VERSION_V2, &o);
+	int early_inq;
+	bool served = resume_elsewhere(0, QUIC_VERSION_V2, &o, &early_inq);
 
-	check(o.handshake && !o.resumed,
+	check(o.handshake && !o.resumed && o.version == QUIC_VERSION_V2,
 	      "a version 1 ticket in a version 2 connection makes a full handshake");
+	if (o.version != QUIC_VERSION_V2)
+		ktap_diag("the connection runs version 0x%x", o.version);
 	check(!o.early, "without 0-RTT (RFC 9369 Section 5)");
 	check(o.reply && served, "the request arrives whole");
+	check_early_refused(early_inq);
 }
 
 static const struct {
@@ -560,11 +615,11 @@ static const struct {
 } cases[] = {
 	{ "session ticket event, POLLPRI and option", 8, case_ticket_event },
 	{ "resumption", 6, case_resumption },
-	{ "0-RTT accepted", 5, case_zero_rtt },
-	{ "0-RTT rejected", 5, case_zero_rtt_rejected },
-	{ "listeners sharing a ticket key", 4, case_shared_key },
-	{ "a ticket after the limits were lowered", 3, case_lowered_limits },
-	{ "a ticket of another version", 3, case_other_version },
+	{ "0-RTT accepted", 6, case_zero_rtt },
+	{ "0-RTT rejected", 6, case_zero_rtt_rejected },
+	{ "listeners sharing a ticket key", 5, case_shared_key },
+	{ "a ticket after the limits were lowered", 4, case_lowered_limits },
+	{ "a ticket of another version", 4, case_other_version },
 };
 
 int main(int argc, char **argv)
@@ -576,6 +631,7 @@ int main(int argc, char **argv)
 	ktap_plan(sizeof(cases) / sizeof(cases[0]));
 	signal(SIGPIPE, SIG_IGN);
 	quic_set_log_func(lib_log);
+	hs_watch_init();
 	if (access(cert_path("ca.pem"), R_OK) || netns_pair_create(&pair)) {
 		ktap_diag("no test credentials in %s or no namespace pair", cert_dir);
 		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
