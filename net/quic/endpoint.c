@@ -105,21 +105,72 @@ static u8 quic_rcv_long_type(const struct sk_buff *skb, u32 version)
 					  QUIC_HDR_LONG_TYPE_SHIFT);
 }
 
-/* A 0-RTT datagram of a client waiting for accept() joins its Initial, so
+static void quic_rcv_deliver(struct sock *sk, struct sk_buff *skb, bool alt_local);
+
+/* The connection a datagram belongs to, by its Destination Connection ID
+ * or its addresses, with a reference; NULL when none (listeners are not
+ * looked at). Context: RCU read side.
+ */
+static struct sock *quic_rcv_conn_lookup(struct net *net, const struct quic_packet_invariant *inv,
+					 union quic_addr *local, union quic_addr *peer)
+{
+	struct quic_source_conn_id *s;
+	struct sock *sk = NULL;
+
+	if (inv->dcid_len) {
+		s = quic_conn_id_lookup(net, inv->dcid, inv->dcid_len);
+		if (s) {
+			sk = quic_conn_id_sk(s);
+			if (sk && !refcount_inc_not_zero(&sk->sk_refcnt))
+				sk = NULL;
+		}
+	}
+	if (!sk)
+		sk = quic_conn_addr_lookup(net, local, peer);
+	return sk;
+}
+
+/*
+ * A 0-RTT datagram of a client waiting for accept() joins its Initial, so
  * that the early data is there when the connection takes it (RFC 9001
  * Section 4.6.1; RFC 9000 Section 5.2.2 lets a server buffer them).
+ *
+ * accept() owns the listener while it takes the request and hashes the
+ * new connection: 0-RTT datagrams that came meanwhile wait in the
+ * listener's backlog and find no request when it is processed. They go
+ * to that connection instead. Context: softirq with the listener's
+ * spinlock held, or its backlog (process context, listener owned).
  */
 static void quic_rcv_listen_early(struct sock *sk, struct sk_buff *skb,
 				  const struct quic_packet_invariant *inv)
 {
 	struct quic_request req = {};
+	struct sock *conn;
+	int err;
 
 	quic_get_msg_addrs(skb, udp_hdr(skb), &req.saddr, &req.daddr);
 	quic_conn_id_set(&req.dcid, inv->dcid, inv->dcid_len);
-	if (quic_conn_request_append(sk, &req, skb)) {
-		QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
-		kfree_skb(skb);
+	err = quic_conn_request_append(sk, &req, skb);
+	if (!err)
+		return;
+	if (err == -ENOENT) {
+		rcu_read_lock();
+		conn = quic_rcv_conn_lookup(sock_net(sk), inv, &req.saddr, &req.daddr);
+		rcu_read_unlock();
+		if (conn && conn != sk && !quic_is_listen(conn)) {
+			local_bh_disable();
+			bh_lock_sock_nested(conn);
+			quic_rcv_deliver(conn, skb, quic_migrate_alt_local(conn, &req.saddr));
+			bh_unlock_sock(conn);
+			local_bh_enable();
+			sock_put(conn);
+			return;
+		}
+		if (conn)
+			sock_put(conn);
 	}
+	QUIC_INC_STATS(sock_net(sk), QUIC_MIB_PKT_RCVDROP);
+	kfree_skb(skb);
 }
 
 /* A listener sends at most this many Stateless Resets per second. */
@@ -276,23 +327,13 @@ static struct sock *quic_rcv_lookup(struct net *net, struct sk_buff *skb,
 				    struct sk_buff **held)
 {
 	struct quic_packet_invariant inv;
-	struct quic_source_conn_id *s;
-	struct sock *sk = NULL;
+	struct sock *sk;
 
 	if (quic_skb_invariant(skb, &inv))
 		return NULL;
 
 	rcu_read_lock();
-	if (inv.dcid_len) {
-		s = quic_conn_id_lookup(net, inv.dcid, inv.dcid_len);
-		if (s) {
-			sk = quic_conn_id_sk(s);
-			if (sk && !refcount_inc_not_zero(&sk->sk_refcnt))
-				sk = NULL;
-		}
-	}
-	if (!sk)
-		sk = quic_conn_addr_lookup(net, local, peer);
+	sk = quic_rcv_conn_lookup(net, &inv, local, peer);
 	/* A first Initial, or a short header the listener answers with a
 	 * Stateless Reset.
 	 */
