@@ -6,32 +6,38 @@
  * Two network namespaces joined by veth (netns.h), netem on both ends
  * (loss, delay with jitter, so reordering). Side 1 keeps four listeners
  * (two share one port with different ALPNs, one is IPv6, one serves two
- * protocols on another port) and two acceptor threads that run libquic's
- * PSK handshake on what they accept; side 0 has a connector thread that
- * opens connections with a random family, socket type and ALPN (some
- * match no listener). Every socket lands in one shared pool of slots.
+ * protocols on another port; each replaced every 3 s, since the fuzzers
+ * change listeners' options too) and two acceptor threads that run
+ * libquic's PSK handshake on what they accept; on side 0 two connector
+ * threads open connections with a random family, socket type and ALPN
+ * (some match no listener), up to six at a time. A handshake still
+ * running after 10 s is shut down. Every socket lands in one shared pool.
  *
- * Four fuzzing threads, two per side, then pick a slot and an operation
- * at random: every SOL_QUIC option set and read with valid, boundary and
- * garbage values and lengths, with buffers that end at an unmapped page,
- * NULL, unmapped and kernel pointers; sendmsg()/recvmsg() with random flags
- * and control messages, and well-formed stream data and datagrams;
- * stream open, reset and stop-sending; key update; migration to a second
- * address; SO_RCVBUF/SO_SNDBUF/SO_LINGER; queue ioctls; shutdown(),
- * close(), a new socket bound, connected or listening at random, a
- * non-blocking accept(); a fork() whose child works on copies of the
- * descriptors and closes them; splice() and sendfile(); poll() and
- * epoll; and, one at a time, a socket handed to the in-kernel consumer
- * (quic_sample's fd= parameter) while the other threads keep using it.
- * A socket being handshaken is never closed under libquic, everything
- * else is fair game, including calls on a descriptor another thread has
- * just closed.
+ * Four fuzzing threads, two per side, then pick a socket (88 % live
+ * connections, which hold the state worth breaking; 0.2 % each listeners
+ * and sockets in their handshake, or no connection would form) and an
+ * operation (weights in sysfuzz_ops.c): every SOL_QUIC option set and
+ * read with valid, boundary and garbage values and lengths, with buffers
+ * that end at an unmapped page, NULL, unmapped and kernel pointers;
+ * sendmsg()/recvmsg() with random flags and control messages, and
+ * well-formed stream data and datagrams; stream open, reset and
+ * stop-sending; key update; migration to a second address; SO_RCVBUF,
+ * SO_SNDBUF, SO_LINGER and others; queue ioctls; shutdown(), close(), a
+ * new socket bound, connected or listening at random, a non-blocking
+ * accept(); a fork() whose child works on copies of the descriptors and
+ * closes them; splice() and sendfile(); poll() and epoll; and, one at a
+ * time, a socket handed to the in-kernel consumer (quic_sample's fd=
+ * parameter) while the other threads keep using it. A socket being
+ * handshaken is never closed under libquic; everything else is fair game,
+ * including calls on a descriptor another thread has just closed.
  *
  * The run is seeded (each thread draws from its own generator seeded from
  * the run's seed; the interleaving is not reproducible, the operation mix
  * and values are) and bounded in time: 40 s by default, 55 min when the
  * kernel command line says quic_stress=1 (make stress), or sysfuzz_secs=;
- * sysfuzz_seed= picks the seed (scripts/selftest.py --append).
+ * sysfuzz_seed= picks the seed, sysfuzz_ops= a mask of the operations
+ * (bit n: enum op), sysfuzz_fuzzers= the fuzzing threads per side
+ * (scripts/selftest.py --append passes them).
  *
  * It passes when:
  *  - every thread returns once time is up (no call stuck);
@@ -70,7 +76,9 @@
 
 #define FUZZERS_PER_SIDE	2
 #define ACCEPTORS	2
+#define CONNECTORS	2
 #define HS_TIMEO_S	3
+#define HS_LIFE_S	10
 #define SECS_DEFAULT	40
 #define SECS_STRESS	(55 * 60)
 #define SAMPLE_KO	"/lib/modules/%s/kernel/net/quic/quic_sample.ko"
@@ -85,7 +93,7 @@ static atomic_int stop;
 static unsigned long long run_seed;
 static atomic_ulong handshakes_ok, handshakes_failed;
 /* What the acceptors and the connector are doing, for a stuck one. */
-static const char *volatile acceptor_doing[2], *volatile connector_doing;
+static const char *volatile acceptor_doing[ACCEPTORS], *volatile connector_doing[CONNECTORS];
 
 static double now(void)
 {
@@ -293,6 +301,42 @@ static void hs_failed(int side, int err)
 	atomic_fetch_add(&hs_errno[side][err > 0 && err < 135 ? err : 135], 1);
 }
 
+/* The first few closes that reset a client's handshake: the peer's code. */
+static void hs_reset_why(int fd)
+{
+	static atomic_int shown;
+	struct {
+		struct quic_connection_close c;
+		uint8_t phrase[96];
+	} cl = {};
+	socklen_t len = sizeof(cl);
+
+	if (atomic_fetch_add(&shown, 1) >= 3)
+		return;
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_CLOSE, &cl, &len))
+		ktap_diag("client reset: %s", errno_name(errno));
+	else
+		ktap_diag("client reset: code %#x frame %#x \"%.80s\"", cl.c.errcode, cl.c.frame,
+			  (char *)cl.c.phrase);
+}
+
+/* The longest successful handshake, and failures that took longer than a cut. */
+static double hs_longest;
+static atomic_ulong hs_slow_failures;
+static pthread_mutex_t hs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void hs_took(double start, int ret)
+{
+	double t = now() - start;
+
+	pthread_mutex_lock(&hs_lock);
+	if (!ret && t > hs_longest)
+		hs_longest = t;
+	pthread_mutex_unlock(&hs_lock);
+	if (ret && t >= HS_LIFE_S)
+		atomic_fetch_add(&hs_slow_failures, 1);
+}
+
 static void hs_report(void)
 {
 	char line[512];
@@ -307,6 +351,8 @@ static void hs_report(void)
 					      atomic_load(&hs_errno[side][e]));
 		ktap_diag("%s", line);
 	}
+	ktap_diag("longest handshake %.2f s; %lu failed after %d s or more (cut)", hs_longest,
+		  atomic_load(&hs_slow_failures), HS_LIFE_S);
 }
 
 static int listener_open(int cfg)
@@ -371,6 +417,7 @@ static void *acceptor_main(void *arg)
 	struct pollfd p;
 	int i, fd, cfg, nfd, ret;
 	bool first = !(uintptr_t)arg;
+	double t;
 
 	if (netns_enter(&pair, 1))
 		return NULL;
@@ -397,8 +444,10 @@ static void *acceptor_main(void *arg)
 		if (i < 0)
 			continue;
 		acceptor_doing[first ? 0 : 1] = "server handshake";
+		t = now();
 		ret = quic_server_handshake(nfd, psk_file, NULL, listeners[cfg].alpn);
 		acceptor_doing[first ? 0 : 1] = "between handshakes";
+		hs_took(t, ret);
 		if (ret) {
 			hs_failed(1, ret);
 			slot_move(i, nfd, K_HS, K_RAW);
@@ -414,18 +463,19 @@ static void *acceptor_main(void *arg)
 /* Side 0: keep opening connections while there is room. */
 static void *connector_main(void *arg)
 {
-	struct rng r = { .s = run_seed ^ 0x2000 };
+	struct rng r = { .s = run_seed ^ (0x2000 + (uintptr_t)arg) };
+	int id = (int)(uintptr_t)arg;
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = pair.addr6[1] };
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_addr = pair.addr4[1] };
 	const char *alpn;
 	int fd, i, port, ret;
+	double t;
 	bool v6;
 
-	(void)arg;
 	if (netns_enter(&pair, 0))
 		return NULL;
 	while (!atomic_load(&stop)) {
-		if (slot_count(0, (1u << K_CONN) | (1u << K_HS)) >= 5) {
+		if (slot_count(0, (1u << K_CONN) | (1u << K_HS)) >= 6) {
 			usleep(20000);
 			continue;
 		}
@@ -444,10 +494,14 @@ static void *connector_main(void *arg)
 		i = slot_add(fd, 0, K_HS, -1);
 		if (i < 0)
 			continue;
-		connector_doing = "connect and client handshake";
+		connector_doing[id] = "connect and client handshake";
+		t = now();
 		ret = connect(fd, v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4,
 			      v6 ? sizeof(a6) : sizeof(a4)) ? -errno :
 		      quic_client_handshake(fd, psk_file, NULL, alpn);
+		hs_took(t, ret);
+		if (ret == -ECONNRESET)
+			hs_reset_why(fd);
 		if (ret) {
 			hs_failed(0, ret);
 			slot_move(i, fd, K_HS, K_RAW);
@@ -463,9 +517,8 @@ static void *connector_main(void *arg)
 /*
  * A handshake whose peer never answers (a client offering only protocols
  * no listener serves, a listener closed under it) would hold its thread
- * for libquic's 30 s: shut down those older than this instead.
+ * for libquic's 30 s: those older than HS_LIFE_S are shut down instead.
  */
-#define HS_LIFE_S	4
 
 static void handshakes_cut(void)
 {
@@ -638,7 +691,7 @@ static void lib_log(int level, const char *msg)
 int main(int argc, char **argv)
 {
 	static struct fuzzer fz[2 * FUZZERS_PER_SIDE];
-	pthread_t fth[2 * FUZZERS_PER_SIDE], ath[ACCEPTORS], cth;
+	pthread_t fth[2 * FUZZERS_PER_SIDE], ath[ACCEPTORS], cth[CONNECTORS];
 	long refcnt0, pages0, v, slack;
 	unsigned long long secs;
 	int i, stuck = 0, started;
@@ -698,7 +751,8 @@ int main(int argc, char **argv)
 	started = 0;
 	for (i = 0; i < ACCEPTORS; i++)
 		started += !pthread_create(&ath[i], NULL, acceptor_main, (void *)(uintptr_t)i);
-	started += !pthread_create(&cth, NULL, connector_main, NULL);
+	for (i = 0; i < CONNECTORS; i++)
+		started += !pthread_create(&cth[i], NULL, connector_main, (void *)(uintptr_t)i);
 	for (i = 0; i < 2 * FUZZERS_PER_SIDE; i++) {
 		fz[i].idle = i / 2 >= (int)parse_env("sysfuzz_fuzzers", FUZZERS_PER_SIDE);
 		if (fuzzer_init(&fz[i], i % 2, i)) {
@@ -707,7 +761,7 @@ int main(int argc, char **argv)
 		}
 		started += !pthread_create(&fth[i], NULL, fuzzer_main, &fz[i]);
 	}
-	if (started != ACCEPTORS + 1 + 2 * FUZZERS_PER_SIDE) {
+	if (started != ACCEPTORS + CONNECTORS + 2 * FUZZERS_PER_SIDE) {
 		ktap_diag("only %d threads started", started);
 		return ktap_finish() | 1;
 	}
@@ -746,13 +800,15 @@ int main(int argc, char **argv)
 				stuck++;
 			}
 		}
-		if (pthread_timedjoin_np(cth, NULL, &dl)) {
-			ktap_diag("connector stuck in %s", connector_doing);
-			stuck++;
+		for (i = 0; i < CONNECTORS; i++) {
+			if (pthread_timedjoin_np(cth[i], NULL, &dl)) {
+				ktap_diag("connector %d stuck in %s", i, connector_doing[i]);
+				stuck++;
+			}
 		}
 	}
 	ktap_result(!stuck, "all %d threads return when time is up (%d stuck)",
-		    ACCEPTORS + 1 + 2 * FUZZERS_PER_SIDE, stuck);
+		    ACCEPTORS + CONNECTORS + 2 * FUZZERS_PER_SIDE, stuck);
 	if (stuck) {
 		/* Their descriptors cannot be closed safely: report and leave. */
 		return ktap_finish() | 1;

@@ -808,7 +808,9 @@ static enum op pick_op(struct rng *r)
 /*
  * Which sockets an operation works on: mostly live connections (they hold
  * the state worth breaking), a few of the rest. Listeners and sockets in
- * their handshake are picked rarely, or no connection would ever form.
+ * their handshake are picked rarely: what the fuzzers set on a listener
+ * every later connection inherits, and one call on a handshake is often
+ * enough to end it.
  */
 static int pick_target(struct fuzzer *f, int *fd)
 {
@@ -816,9 +818,9 @@ static int pick_target(struct fuzzer *f, int *fd)
 
 	if (x < 880)
 		kinds = 1u << K_CONN;
-	else if (x < 990)
+	else if (x < 996)
 		kinds = 1u << K_RAW;
-	else if (x < 995)
+	else if (x < 998)
 		kinds = 1u << K_LISTEN;
 	else
 		kinds = 1u << K_HS;
