@@ -237,6 +237,7 @@ void quic_outq_free(struct quic_outq *outq)
 		quic_outq_frames_free(outq, &sp->crypto);
 		quic_outq_frames_free(outq, &sp->retrans);
 		sp->eliciting = 0;
+		sp->ack_only = 0;
 		sp->probe = 0;
 	}
 	quic_outq_data_drop(outq);
@@ -1097,6 +1098,21 @@ static void quic_outq_finish(struct quic_outq_fill *c)
 }
 
 /* Record the packet as sent: RFC 9002 Appendix A.5 OnPacketSent(). */
+/* Free the oldest record of a packet not in flight (ACK frames only). */
+static void quic_outq_forget_ack_only(struct quic_outq *outq, struct quic_outq_space *sp)
+{
+	struct quic_outq_packet *pkt;
+
+	list_for_each_entry(pkt, &sp->sent, list) {
+		if (pkt->in_flight)
+			continue;
+		list_del(&pkt->list);
+		quic_outq_packet_free(outq, pkt);
+		sp->ack_only--;
+		return;
+	}
+}
+
 static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *space)
 {
 	struct quic_outq_packet *pkt = c->pkt;
@@ -1125,9 +1141,19 @@ static void quic_outq_commit(struct quic_outq_fill *c, struct quic_pnspace *spac
 	 * acknowledgments clear it, and it keeps the packet numbers of a
 	 * loss period contiguous for persistent congestion.
 	 */
-	if (!pkt->in_flight && !c->sp->eliciting) {
-		kfree(pkt);
-		return;
+	if (!pkt->in_flight) {
+		if (!c->sp->eliciting) {
+			kfree(pkt);
+			return;
+		}
+		/* While nothing is ever acknowledged, only the newest
+		 * records are kept: forgetting an old one only means its
+		 * acknowledgment, if it comes, finds nothing (an ACK is
+		 * judged by the packet numbers sent, not by the records).
+		 */
+		if (c->sp->ack_only >= QUIC_OUTQ_ACK_ONLY_MAX)
+			quic_outq_forget_ack_only(outq, c->sp);
+		c->sp->ack_only++;
 	}
 	list_add_tail(&pkt->list, &c->sp->sent);
 
@@ -1422,7 +1448,7 @@ const char *quic_outq_invariant(const struct quic_outq *outq)
 	for (i = 0; i < QUIC_PNSPACE_MAX; i++) {
 		const struct quic_outq_space *sp = &outq->spaces[i];
 		u64 bytes = 0;
-		u32 eliciting = 0;
+		u32 eliciting = 0, ack_only = 0;
 		s64 last = -1;
 
 		list_for_each_entry(pkt, &sp->sent, list) {
@@ -1431,6 +1457,8 @@ const char *quic_outq_invariant(const struct quic_outq *outq)
 			last = pkt->pn;
 			if (pkt->in_flight)
 				flight += pkt->size;
+			else
+				ack_only++;
 			/* Only a client's Initial datagrams are padded whatever
 			 * they hold (RFC 9000 Section 14.1); an Application
 			 * packet in flight with nothing ack-eliciting would wait
@@ -1445,6 +1473,8 @@ const char *quic_outq_invariant(const struct quic_outq *outq)
 		}
 		if (eliciting != sp->eliciting)
 			return "a space's ack-eliciting count differs from its packets";
+		if (ack_only != sp->ack_only || ack_only > QUIC_OUTQ_ACK_ONLY_MAX)
+			return "a space's count of ACK-only records differs from its packets";
 		if (bytes != outq->pnspace[i].inflight)
 			return "a space's bytes in flight differ from its packets";
 	}

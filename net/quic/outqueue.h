@@ -171,6 +171,12 @@ enum quic_ecn_state {
  */
 #define QUIC_OUTQ_PTO_PROBES	2
 
+/* Records of sent packets that hold only ACK frames a space keeps at most
+ * (quic_outq_commit()): a peer that elicits ACKs but never acknowledges
+ * would otherwise make it keep one per ACK sent, for good.
+ */
+#define QUIC_OUTQ_ACK_ONLY_MAX	1024
+
 /**
  * struct quic_outq_space - the queues of one packet number space
  * @ctrl: control frames not sent yet
@@ -179,6 +185,8 @@ enum quic_ecn_state {
  * @sent: sent packets not acknowledged, lost or discarded, by packet number
  * @crypto_offset: offset of the next CRYPTO byte queued
  * @eliciting: ack-eliciting packets in flight
+ * @ack_only: records in @sent of packets not in flight (ACK frames only),
+ *	at most %QUIC_OUTQ_ACK_ONLY_MAX
  * @probe: the PTO fired: this many ack-eliciting packets are probes (not
  *	congestion limited), %QUIC_OUTQ_PTO_PROBES at first
  */
@@ -189,6 +197,7 @@ struct quic_outq_space {
 	struct list_head sent;
 	u64 crypto_offset;
 	u32 eliciting;
+	u32 ack_only;
 	u8 probe:2;
 };
 

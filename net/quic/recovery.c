@@ -17,11 +17,15 @@
 #include "outqueue.h"
 #include "pmtu.h"
 
-/* Take a packet out of its space's in-flight accounting. */
+/* Take a packet out of its space's in-flight accounting and its count of
+ * ACK-only records.
+ */
 static void quic_outq_unflight(struct quic_outq *outq, u8 idx, struct quic_outq_packet *pkt)
 {
 	struct quic_pnspace *space = &outq->pnspace[idx];
 
+	if (!pkt->in_flight && outq->spaces[idx].ack_only)
+		outq->spaces[idx].ack_only--;
 	if (!pkt->ack_eliciting)
 		return;
 	space->inflight -= min(pkt->size, space->inflight);
@@ -544,6 +548,7 @@ static void quic_outq_space_clear(struct quic_outq *outq, u8 idx)
 	space->loss_time = 0;
 	space->last_sent_time = 0;
 	sp->eliciting = 0;
+	sp->ack_only = 0;
 	sp->probe = 0;
 }
 
