@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite quic_hostile: an established connection driven by a hostile
+ * peer for tens of thousands of packets per pattern. For each pattern the
+ * suite checks three things:
+ *
+ *  - memory: what the connection holds (its charged receive and send
+ *    memory, every frame and packet on its send queues, the stream and
+ *    connection ID structures the peer made it allocate) never exceeds the
+ *    pattern's documented bound, sampled every tenth of the run, and does
+ *    not grow over the second half by more than 64 KiB; where KASAN's
+ *    quarantine does not hide it, neither does the slab memory of the
+ *    whole kernel, by more than 1 MiB;
+ *  - CPU: the last tenth of the packets costs at most five times what the
+ *    first tenth did (no list walk that grows with the attack);
+ *  - outcome: the connection keeps serving (a stream the peer writes
+ *    afterwards still reaches the application), or ends with the
+ *    pattern's documented error.
+ *
+ * Each case writes 1-RTT packets as the server of a connection between two
+ * kernel sockets (rx_util.c); the client's own datagrams are lost, so it
+ * never hears an acknowledgment unless the pattern sends one. The packets
+ * per pattern are the module parameter hostile_packets (20,000).
+ */
+
+#include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/vmstat.h>
+#include <net/sock.h>
+
+#include "../connid.h"
+#include "../frame.h"
+#include "../inqueue.h"
+#include "../outqueue.h"
+#include "../pnspace.h"
+#include "../socket.h"
+#include "../stream.h"
+#include "rx_util.h"
+#include "util.h"
+
+#define HOSTILE_PORT	63520
+
+static unsigned int hostile_packets = 20000;
+module_param(hostile_packets, uint, 0444);
+MODULE_PARM_DESC(hostile_packets, "packets per pattern of the quic_hostile suite (default 20000)");
+
+static const struct conn_case hostile_case = {
+	"IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128
+};
+
+/* A payload under construction. */
+struct hostile_buf {
+	u8 data[RX_PAYLOAD_MAX];
+	u32 len;
+};
+
+static void hostile_var(struct hostile_buf *b, u64 v)
+{
+	u8 *p = b->data + b->len;
+	u32 left = sizeof(b->data) - b->len;
+
+	if (!quic_put_var(&p, &left, v))
+		b->len = sizeof(b->data) - left;
+}
+
+static void hostile_fill(struct hostile_buf *b, u8 c, u32 n)
+{
+	n = min_t(u32, n, sizeof(b->data) - b->len);
+	memset(b->data + b->len, c, n);
+	b->len += n;
+}
+
+/* Room left for a frame of @n bytes? */
+static bool hostile_room(const struct hostile_buf *b, u32 n)
+{
+	return b->len + n <= sizeof(b->data);
+}
+
+/*
+ * What the client's connection holds, bytes: charged receive and send
+ * memory, the frames and packets of its send queues (control frames
+ * included), and the stream and connection ID structures.
+ */
+static u64 hostile_held(struct sock *sk)
+{
+	struct quic_outq *outq = quic_outq(sk);
+	struct quic_outq_packet *pkt;
+	struct quic_outq_frame *fr;
+	u64 held;
+	u32 i, frames = 0, pkts = 0;
+
+	lock_sock(sk);
+	held = atomic_read(&sk->sk_rmem_alloc) + READ_ONCE(sk->sk_wmem_queued);
+	for (i = 0; i < ARRAY_SIZE(outq->spaces); i++) {
+		struct quic_outq_space *sp = &outq->spaces[i];
+		struct list_head *lists[] = { &sp->ctrl, &sp->crypto, &sp->retrans };
+		u32 l;
+
+		for (l = 0; l < ARRAY_SIZE(lists); l++)
+			list_for_each_entry(fr, lists[l], list)
+				frames++;
+		list_for_each_entry(pkt, &sp->sent, list) {
+			pkts++;
+			list_for_each_entry(fr, &pkt->frames, list)
+				frames++;
+		}
+	}
+	held += (u64)frames * sizeof(*fr) + (u64)pkts * sizeof(*pkt);
+	held += (u64)quic_streams(sk)->count * sizeof(struct quic_stream);
+	held += (u64)(quic_source(sk)->count + quic_dest(sk)->count) *
+		sizeof(struct quic_conn_id_entry);
+	release_sock(sk);
+	return held;
+}
+
+/* Slab memory of the whole kernel, bytes. */
+static long hostile_slab(void)
+{
+	return (long)(global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B) +
+		      global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B)) * PAGE_SIZE;
+}
+
+/**
+ * struct hostile_run - one pattern's figures
+ * @held_max: the most hostile_held() returned
+ * @held_mid: what it returned after half of the packets
+ * @held_end: and after all of them
+ * @slab_mid: kernel slab memory after half of the packets
+ * @slab_end: and after all of them
+ * @first_ns: time the first tenth of the packets took
+ * @last_ns: time the last tenth took
+ * @sent: packets sent before the connection ended (all of them if it did not)
+ */
+struct hostile_run {
+	u64 held_max;
+	u64 held_mid;
+	u64 held_end;
+	long slab_mid;
+	long slab_end;
+	u64 first_ns;
+	u64 last_ns;
+	u32 sent;
+};
+
+/*
+ * Drive the pattern: @build writes packet @i into @b; @send, when given,
+ * sends it (another source address), else it goes as the server's. Stops
+ * early once the connection ended.
+ */
+static void hostile_drive(struct rx_conn *rc, struct hostile_run *run,
+			  void (*build)(struct rx_conn *rc, struct hostile_buf *b, u32 i),
+			  void (*send)(struct rx_conn *rc, const struct hostile_buf *b, u32 i))
+{
+	u32 n = max(hostile_packets, 100U), tenth = n / 10, i;
+	struct hostile_buf *b;
+	ktime_t start = 0;
+
+	b = kunit_kmalloc(rc->test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(rc->test, b);
+	memset(run, 0, sizeof(*run));
+	for (i = 0; i < n && quic_is_established(rc->sk); i++) {
+		if (i % tenth == 0) {
+			if (i == tenth)
+				run->first_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+			run->held_max = max(run->held_max, hostile_held(rc->sk));
+			if (i == n / 2) {
+				run->held_mid = hostile_held(rc->sk);
+				run->slab_mid = hostile_slab();
+			}
+			if (i == n - tenth || i == 0)
+				start = ktime_get();
+			cond_resched();
+		}
+		b->len = 0;
+		build(rc, b, i);
+		if (send)
+			send(rc, b, i);
+		else
+			rx_conn_send(rc, b->data, b->len);
+	}
+	run->sent = i;
+	if (i == n)
+		run->last_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	run->held_end = hostile_held(rc->sk);
+	run->held_max = max(run->held_max, run->held_end);
+	run->slab_end = hostile_slab();
+	kunit_info(rc->test, "%u packets, held at most %llu bytes (%llu at half, %llu at the end), first/last tenth %llu/%llu us, slab %+ld KiB over the second half\n",
+		   run->sent, run->held_max, run->held_mid, run->held_end, run->first_ns / 1000,
+		   run->last_ns / 1000, (run->slab_end - run->slab_mid) / 1024);
+}
+
+/*
+ * The checks every pattern shares: what the connection held, the slab
+ * growth over the second half (not under KASAN, whose quarantine keeps
+ * freed objects), the cost of the last tenth against the first.
+ */
+static void hostile_expect_bounded(struct kunit *test, const struct hostile_run *run, u64 bound)
+{
+	KUNIT_EXPECT_LE(test, run->held_max, bound);
+	/* Bounded means flat: what the second half adds is noise. */
+	if (run->sent == max(hostile_packets, 100U))
+		KUNIT_EXPECT_LE(test, run->held_end, run->held_mid + 64 * 1024);
+	if (!IS_ENABLED(CONFIG_KASAN) && run->slab_mid)
+		KUNIT_EXPECT_LE(test, run->slab_end - run->slab_mid, 1L << 20);
+	/* Under a millisecond, a tenth is noise of the scheduler. */
+	if (run->last_ns && run->first_ns > NSEC_PER_MSEC)
+		KUNIT_EXPECT_LE(test, run->last_ns, 5 * run->first_ns);
+}
+
+/* The connection still serves: a new stream from the peer reaches the client. */
+static void hostile_expect_serving(struct kunit *test, struct rx_conn *rc)
+{
+	static const u8 msg[] = "still here";
+	struct hostile_buf b = {};
+	u64 code;
+
+	KUNIT_ASSERT_FALSE(test, rx_conn_closed(rc, &code));
+	hostile_var(&b, QUIC_FRAME_STREAM | 0x02 | 0x01);	/* Length, FIN */
+	hostile_var(&b, 3);					/* server-initiated, uni */
+	hostile_var(&b, sizeof(msg));
+	memcpy(b.data + b.len, msg, sizeof(msg));
+	b.len += sizeof(msg);
+	rx_conn_send(rc, b.data, b.len);
+	conn_expect_stream(test, rc->p.client, 3, msg, sizeof(msg));
+}
+
+static struct rx_conn *hostile_open(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &hostile_case, HOSTILE_PORT);
+	rx_conn_open(rc);
+	return rc;
+}
+
+/* The send and receive buffers, plus a fixed allowance for structures. */
+static u64 hostile_buffers(struct rx_conn *rc, u64 extra)
+{
+	return (u64)READ_ONCE(rc->sk->sk_rcvbuf) + READ_ONCE(rc->sk->sk_sndbuf) + extra;
+}
+
+/* ---------------------------------------------------------------- patterns */
+
+/* 40 PATH_CHALLENGE frames a packet, and never an acknowledgment. */
+static void hostile_build_challenges(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+{
+	u32 j;
+
+	for (j = 0; j < 40 && hostile_room(b, 1 + QUIC_FRAME_PATH_DATA_LEN); j++) {
+		hostile_var(b, QUIC_FRAME_PATH_CHALLENGE);
+		hostile_fill(b, (u8)(i + j), QUIC_FRAME_PATH_DATA_LEN);
+	}
+}
+
+/* RFC 9000 Section 8.2.2: each challenge is answered, none is kept for
+ * long: the send queue stays within the send buffer and a few frames.
+ */
+static void hostile_path_challenge_flood_without_acks(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+
+	hostile_drive(rc, &run, hostile_build_challenges, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	hostile_expect_serving(test, rc);
+}
+
+/*
+ * A NEW_CONNECTION_ID that retires every earlier one, and an ACK of all
+ * the client sent, each packet: the client retires and forgets an ID per
+ * packet while its RETIRE_CONNECTION_ID frames are acknowledged.
+ */
+static void hostile_build_id_churn(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+{
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	s64 largest = READ_ONCE(space->next_pn) - 1;
+	u64 seq = 1000 + (u64)i;
+
+	if (largest >= 0) {
+		hostile_var(b, QUIC_FRAME_ACK);
+		hostile_var(b, largest);
+		hostile_var(b, 0);		/* ACK Delay */
+		hostile_var(b, 0);		/* ACK Range Count */
+		hostile_var(b, largest);	/* First ACK Range: all of them */
+	}
+	hostile_var(b, QUIC_FRAME_NEW_CONNECTION_ID);
+	hostile_var(b, seq);
+	hostile_var(b, seq);			/* Retire Prior To: every earlier one */
+	hostile_var(b, 8);
+	hostile_fill(b, 0x40 | (u8)i, 4);
+	hostile_fill(b, (u8)(i >> 8), 4);
+	hostile_fill(b, (u8)i, QUIC_CONN_ID_TOKEN_LEN);
+}
+
+/* RFC 9000 Section 5.1.2: the client keeps at most its limit of the
+ * peer's IDs and stays up as long as its retirements are acknowledged.
+ */
+static void hostile_connection_id_churn_with_acks(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+
+	hostile_drive(rc, &run, hostile_build_id_churn, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	KUNIT_EXPECT_LE(test, quic_dest(rc->sk)->count,
+			(u32)quic_local_param(rc->sk)->active_connection_id_limit);
+	hostile_expect_serving(test, rc);
+}
+
+static void hostile_build_ping(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+{
+	hostile_var(b, QUIC_FRAME_PING);
+	hostile_fill(b, QUIC_FRAME_PADDING, 64);
+}
+
+/* Each packet from another server port: a client takes none of them. */
+static void hostile_send_from_new_port(struct rx_conn *rc, const struct hostile_buf *b, u32 i)
+{
+	struct quic_path_group *paths = quic_paths(rc->sk);
+	struct sockaddr_in from = quic_path_daddr(paths, 0)->v4;
+	u32 len;
+
+	from.sin_port = htons(20000 + i % 40000);
+	len = rx_conn_protect(rc, b->data, b->len, 0, 4);
+	quic_kunit_rcv4(rc->test, paths->path[0].udp_sk->sk, &from,
+			&quic_path_saddr(paths, 0)->v4, rc->pkt, len);
+}
+
+/*
+ * RFC 9000 Section 9: "If a client receives packets from an unknown
+ * server address, the client MUST discard these packets." A new source
+ * port on every packet costs the client nothing it keeps.
+ */
+static void hostile_new_server_address_every_packet(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+	u64 before = hostile_held(rc->sk);
+
+	hostile_drive(rc, &run, hostile_build_ping, hostile_send_from_new_port);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, before + 16 * 1024);
+	hostile_expect_serving(test, rc);
+}
+
+/*
+ * One-byte STREAM frames, every other byte, spread over the server's
+ * bidirectional streams the client allows: the most reassembly state a
+ * byte can buy.
+ */
+static void hostile_build_pieces(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+{
+	u64 streams = min_t(u64, quic_local_param(rc->sk)->max_streams_bidi, 64);
+	u32 j;
+
+	for (j = 0; hostile_room(b, 24); j++) {
+		u64 k = (u64)i * 48 + j;
+		u64 id = (k % streams) * 4 + 1;		/* server-initiated, bidirectional */
+
+		hostile_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
+		hostile_var(b, id);
+		hostile_var(b, 2 * (k / streams) + 1);	/* odd offsets: never in order */
+		hostile_var(b, 1);
+		hostile_fill(b, (u8)k, 1);
+	}
+}
+
+/*
+ * RFC 9000 Section 4.1: a receiver bounds what it buffers. Pieces that
+ * never join up are held only within the receive buffer (and the stream
+ * windows); past that they are dropped or the connection ends with
+ * FLOW_CONTROL_ERROR. Either way the memory stays bounded.
+ */
+static void hostile_one_byte_pieces_across_streams(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+	u64 code;
+	u64 rcvbuf = quic_inq(rc->sk)->rcvbuf, bound;
+
+	/* The receive queue's bound (inqueue.c: its buffer, the larger of
+	 * SO_RCVBUF and twice the connection window, plus the room kept for
+	 * in-order data), the stream structures' (SO_RCVBUF), the send buffer.
+	 */
+	bound = rcvbuf + max_t(u64, rcvbuf / 2, 64 * 1024) + hostile_buffers(rc, 64 * 1024);
+	hostile_drive(rc, &run, hostile_build_pieces, NULL);
+	kunit_info(test, "receive queue buffer %llu, bound %llu\n", rcvbuf, bound);
+	hostile_expect_bounded(test, &run, bound);
+	if (rx_conn_closed(rc, &code))
+		KUNIT_EXPECT_EQ(test, code, (u64)QUIC_TRANSPORT_ERROR_FLOW_CONTROL);
+}
+
+/* MAX_STREAMS one higher and STREAMS_BLOCKED at the old limit, each packet. */
+static void hostile_build_streams_ping_pong(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+{
+	hostile_var(b, QUIC_FRAME_MAX_STREAMS_BIDI);
+	hostile_var(b, 100 + (u64)i);
+	hostile_var(b, QUIC_FRAME_STREAMS_BLOCKED_BIDI);
+	hostile_var(b, 100 + (u64)i / 2);
+}
+
+/*
+ * RFC 9000 Sections 4.6 and 19.14: each STREAMS_BLOCKED may be answered,
+ * but what the client queues in answer stays a frame or two, not one per
+ * packet received.
+ */
+static void hostile_max_streams_ping_pong(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+
+	hostile_drive(rc, &run, hostile_build_streams_ping_pong, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	hostile_expect_serving(test, rc);
+}
+
+static struct kunit_case hostile_cases[] = {
+	KUNIT_CASE_SLOW(hostile_path_challenge_flood_without_acks),
+	KUNIT_CASE_SLOW(hostile_connection_id_churn_with_acks),
+	KUNIT_CASE_SLOW(hostile_new_server_address_every_packet),
+	KUNIT_CASE_SLOW(hostile_one_byte_pieces_across_streams),
+	KUNIT_CASE_SLOW(hostile_max_streams_ping_pong),
+	{}
+};
+
+static struct kunit_suite hostile_suite = {
+	.name = "quic_hostile",
+	.suite_init = quic_kunit_net_suite_init,
+	.suite_exit = quic_kunit_net_suite_exit,
+	.test_cases = hostile_cases,
+};
+
+kunit_test_suite(hostile_suite);
