@@ -25,6 +25,7 @@ help:
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
 	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
+	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
 	@echo "                  and quic_rx_fuzz with 200,000 inputs,"
 	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=)"
@@ -55,6 +56,7 @@ selftest:
 
 stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
+	$(if $(T),,./scripts/selftest.py --arch=$(ARCH) --stress --tests=sysfuzz)
 	./scripts/explore-stress.sh $(ARCH)
 	./kunit.py run --arch=$(ARCH) 'quic_rx_fuzz' \
 		--kernel_args='quic_kunit.rx_fuzz_inputs=200000 quic_kunit.rx_fuzz_seed=0x53545245'
