@@ -50,30 +50,8 @@ static const struct conn_case hostile_case = {
 	"IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128
 };
 
-/* A payload under construction. */
-struct hostile_buf {
-	u8 data[RX_PAYLOAD_MAX];
-	u32 len;
-};
-
-static void hostile_var(struct hostile_buf *b, u64 v)
-{
-	u8 *p = b->data + b->len;
-	u32 left = sizeof(b->data) - b->len;
-
-	if (!quic_put_var(&p, &left, v))
-		b->len = sizeof(b->data) - left;
-}
-
-static void hostile_fill(struct hostile_buf *b, u8 c, u32 n)
-{
-	n = min_t(u32, n, sizeof(b->data) - b->len);
-	memset(b->data + b->len, c, n);
-	b->len += n;
-}
-
 /* Room left for a frame of @n bytes? */
-static bool hostile_room(const struct hostile_buf *b, u32 n)
+static bool hostile_room(const struct rx_buf *b, u32 n)
 {
 	return b->len + n <= sizeof(b->data);
 }
@@ -150,11 +128,11 @@ struct hostile_run {
  * early once the connection ended.
  */
 static void hostile_drive(struct rx_conn *rc, struct hostile_run *run,
-			  void (*build)(struct rx_conn *rc, struct hostile_buf *b, u32 i),
-			  void (*send)(struct rx_conn *rc, const struct hostile_buf *b, u32 i))
+			  void (*build)(struct rx_conn *rc, struct rx_buf *b, u32 i),
+			  void (*send)(struct rx_conn *rc, const struct rx_buf *b, u32 i))
 {
 	u32 n = max(hostile_packets, 100U), tenth = n / 10, i;
-	struct hostile_buf *b;
+	struct rx_buf *b;
 	ktime_t start = 0;
 
 	b = kunit_kmalloc(rc->test, sizeof(*b), GFP_KERNEL);
@@ -213,15 +191,14 @@ static void hostile_expect_bounded(struct kunit *test, const struct hostile_run 
 static void hostile_expect_serving(struct kunit *test, struct rx_conn *rc)
 {
 	static const u8 msg[] = "still here";
-	struct hostile_buf b = {};
+	struct rx_buf b = {};
 	u64 code;
 
 	KUNIT_ASSERT_FALSE(test, rx_conn_closed(rc, &code));
-	hostile_var(&b, QUIC_FRAME_STREAM | 0x02 | 0x01);	/* Length, FIN */
-	hostile_var(&b, 3);					/* server-initiated, uni */
-	hostile_var(&b, sizeof(msg));
-	memcpy(b.data + b.len, msg, sizeof(msg));
-	b.len += sizeof(msg);
+	rx_buf_var(&b, QUIC_FRAME_STREAM | 0x02 | 0x01);	/* Length, FIN */
+	rx_buf_var(&b, 3);					/* server-initiated, uni */
+	rx_buf_var(&b, sizeof(msg));
+	rx_buf_bytes(&b, msg, sizeof(msg));
 	rx_conn_send(rc, b.data, b.len);
 	conn_expect_stream(test, rc->p.client, 3, msg, sizeof(msg));
 }
@@ -245,13 +222,13 @@ static u64 hostile_buffers(struct rx_conn *rc, u64 extra)
 /* ---------------------------------------------------------------- patterns */
 
 /* 40 PATH_CHALLENGE frames a packet, and never an acknowledgment. */
-static void hostile_build_challenges(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+static void hostile_build_challenges(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
 	u32 j;
 
 	for (j = 0; j < 40 && hostile_room(b, 1 + QUIC_FRAME_PATH_DATA_LEN); j++) {
-		hostile_var(b, QUIC_FRAME_PATH_CHALLENGE);
-		hostile_fill(b, (u8)(i + j), QUIC_FRAME_PATH_DATA_LEN);
+		rx_buf_var(b, QUIC_FRAME_PATH_CHALLENGE);
+		rx_buf_fill(b, (u8)(i + j), QUIC_FRAME_PATH_DATA_LEN);
 	}
 }
 
@@ -274,26 +251,26 @@ static void hostile_path_challenge_flood_without_acks(struct kunit *test)
  * the client sent, each packet: the client retires and forgets an ID per
  * packet while its RETIRE_CONNECTION_ID frames are acknowledged.
  */
-static void hostile_build_id_churn(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+static void hostile_build_id_churn(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
 	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
 	s64 largest = READ_ONCE(space->next_pn) - 1;
 	u64 seq = 1000 + (u64)i;
 
 	if (largest >= 0) {
-		hostile_var(b, QUIC_FRAME_ACK);
-		hostile_var(b, largest);
-		hostile_var(b, 0);		/* ACK Delay */
-		hostile_var(b, 0);		/* ACK Range Count */
-		hostile_var(b, largest);	/* First ACK Range: all of them */
+		rx_buf_var(b, QUIC_FRAME_ACK);
+		rx_buf_var(b, largest);
+		rx_buf_var(b, 0);		/* ACK Delay */
+		rx_buf_var(b, 0);		/* ACK Range Count */
+		rx_buf_var(b, largest);	/* First ACK Range: all of them */
 	}
-	hostile_var(b, QUIC_FRAME_NEW_CONNECTION_ID);
-	hostile_var(b, seq);
-	hostile_var(b, seq);			/* Retire Prior To: every earlier one */
-	hostile_var(b, 8);
-	hostile_fill(b, 0x40 | (u8)i, 4);
-	hostile_fill(b, (u8)(i >> 8), 4);
-	hostile_fill(b, (u8)i, QUIC_CONN_ID_TOKEN_LEN);
+	rx_buf_var(b, QUIC_FRAME_NEW_CONNECTION_ID);
+	rx_buf_var(b, seq);
+	rx_buf_var(b, seq);			/* Retire Prior To: every earlier one */
+	rx_buf_var(b, 8);
+	rx_buf_fill(b, 0x40 | (u8)i, 4);
+	rx_buf_fill(b, (u8)(i >> 8), 4);
+	rx_buf_fill(b, (u8)i, QUIC_CONN_ID_TOKEN_LEN);
 }
 
 /* RFC 9000 Section 5.1.2: the client keeps at most its limit of the
@@ -312,14 +289,14 @@ static void hostile_connection_id_churn_with_acks(struct kunit *test)
 	hostile_expect_serving(test, rc);
 }
 
-static void hostile_build_ping(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+static void hostile_build_ping(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
-	hostile_var(b, QUIC_FRAME_PING);
-	hostile_fill(b, QUIC_FRAME_PADDING, 64);
+	rx_buf_var(b, QUIC_FRAME_PING);
+	rx_buf_fill(b, QUIC_FRAME_PADDING, 64);
 }
 
 /* Each packet from another server port: a client takes none of them. */
-static void hostile_send_from_new_port(struct rx_conn *rc, const struct hostile_buf *b, u32 i)
+static void hostile_send_from_new_port(struct rx_conn *rc, const struct rx_buf *b, u32 i)
 {
 	struct quic_path_group *paths = quic_paths(rc->sk);
 	struct sockaddr_in from = quic_path_daddr(paths, 0)->v4;
@@ -353,7 +330,7 @@ static void hostile_new_server_address_every_packet(struct kunit *test)
  * bidirectional streams the client allows: the most reassembly state a
  * byte can buy.
  */
-static void hostile_build_pieces(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+static void hostile_build_pieces(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
 	u64 streams = min_t(u64, quic_local_param(rc->sk)->max_streams_bidi, 64);
 	u32 j;
@@ -362,11 +339,11 @@ static void hostile_build_pieces(struct rx_conn *rc, struct hostile_buf *b, u32 
 		u64 k = (u64)i * 48 + j;
 		u64 id = (k % streams) * 4 + 1;		/* server-initiated, bidirectional */
 
-		hostile_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
-		hostile_var(b, id);
-		hostile_var(b, 2 * (k / streams) + 1);	/* odd offsets: never in order */
-		hostile_var(b, 1);
-		hostile_fill(b, (u8)k, 1);
+		rx_buf_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
+		rx_buf_var(b, id);
+		rx_buf_var(b, 2 * (k / streams) + 1);	/* odd offsets: never in order */
+		rx_buf_var(b, 1);
+		rx_buf_fill(b, (u8)k, 1);
 	}
 }
 
@@ -396,12 +373,12 @@ static void hostile_one_byte_pieces_across_streams(struct kunit *test)
 }
 
 /* MAX_STREAMS one higher and STREAMS_BLOCKED at the old limit, each packet. */
-static void hostile_build_streams_ping_pong(struct rx_conn *rc, struct hostile_buf *b, u32 i)
+static void hostile_build_streams_ping_pong(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
-	hostile_var(b, QUIC_FRAME_MAX_STREAMS_BIDI);
-	hostile_var(b, 100 + (u64)i);
-	hostile_var(b, QUIC_FRAME_STREAMS_BLOCKED_BIDI);
-	hostile_var(b, 100 + (u64)i / 2);
+	rx_buf_var(b, QUIC_FRAME_MAX_STREAMS_BIDI);
+	rx_buf_var(b, 100 + (u64)i);
+	rx_buf_var(b, QUIC_FRAME_STREAMS_BLOCKED_BIDI);
+	rx_buf_var(b, 100 + (u64)i / 2);
 }
 
 /*

@@ -82,6 +82,46 @@ static void rx_crypto_free(void *tx)
  * Installs the transmit hook that loses the client's datagrams; open the
  * first connection with rx_conn_open().
  */
+/**
+ * rx_buf_var - append a variable-length integer
+ * @b: the payload
+ * @v: the value (RFC 9000 Section 16); nothing is written when it does not fit
+ */
+void rx_buf_var(struct rx_buf *b, u64 v)
+{
+	u8 *p = b->data + b->len;
+	u32 left = sizeof(b->data) - b->len;
+
+	if (!quic_put_var(&p, &left, v))
+		b->len = sizeof(b->data) - left;
+}
+
+/**
+ * rx_buf_bytes - append bytes, as many as fit
+ * @b: the payload
+ * @src: the bytes
+ * @n: how many
+ */
+void rx_buf_bytes(struct rx_buf *b, const void *src, u32 n)
+{
+	n = min_t(u32, n, sizeof(b->data) - b->len);
+	memcpy(b->data + b->len, src, n);
+	b->len += n;
+}
+
+/**
+ * rx_buf_fill - append @n bytes of @c, as many as fit
+ * @b: the payload
+ * @c: the byte
+ * @n: how many
+ */
+void rx_buf_fill(struct rx_buf *b, u8 c, u32 n)
+{
+	n = min_t(u32, n, sizeof(b->data) - b->len);
+	memset(b->data + b->len, c, n);
+	b->len += n;
+}
+
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port)
 {
 	memset(rc, 0, sizeof(*rc));

@@ -50,6 +50,20 @@ struct rx_conn {
 	u32 conns;
 };
 
+/**
+ * struct rx_buf - a payload under construction, one frame after another
+ * @data: the bytes
+ * @len: how many are written; writes past @data stop at its end
+ */
+struct rx_buf {
+	u8 data[RX_PAYLOAD_MAX];
+	u32 len;
+};
+
+void rx_buf_var(struct rx_buf *b, u64 v);
+void rx_buf_bytes(struct rx_buf *b, const void *src, u32 n);
+void rx_buf_fill(struct rx_buf *b, u8 c, u32 n);
+
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port);
 void rx_conn_open(struct rx_conn *rc);
 void rx_conn_connect(struct rx_conn *rc);

@@ -42,46 +42,17 @@ static const struct conn_case lim_case = {
 	"IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128
 };
 
-/* A payload under construction. */
-struct lim_buf {
-	u8 data[RX_PAYLOAD_MAX];
-	u32 len;
-};
-
-static void lim_var(struct lim_buf *b, u64 v)
-{
-	u8 *p = b->data + b->len;
-	u32 left = sizeof(b->data) - b->len;
-
-	if (!quic_put_var(&p, &left, v))
-		b->len = sizeof(b->data) - left;
-}
-
-static void lim_bytes(struct lim_buf *b, const void *src, u32 n)
-{
-	n = min_t(u32, n, sizeof(b->data) - b->len);
-	memcpy(b->data + b->len, src, n);
-	b->len += n;
-}
-
-static void lim_fill(struct lim_buf *b, u8 c, u32 n)
-{
-	n = min_t(u32, n, sizeof(b->data) - b->len);
-	memset(b->data + b->len, c, n);
-	b->len += n;
-}
-
 /* A STREAM frame with Offset and Length of @n bytes of @c. */
-static void lim_stream(struct lim_buf *b, u64 id, u64 off, u8 c, u32 n)
+static void lim_stream(struct rx_buf *b, u64 id, u64 off, u8 c, u32 n)
 {
-	lim_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
-	lim_var(b, id);
-	lim_var(b, off);
-	lim_var(b, n);
-	lim_fill(b, c, n);
+	rx_buf_var(b, QUIC_FRAME_STREAM | 0x04 | 0x02);
+	rx_buf_var(b, id);
+	rx_buf_var(b, off);
+	rx_buf_var(b, n);
+	rx_buf_fill(b, c, n);
 }
 
-static void lim_send(struct rx_conn *rc, const struct lim_buf *b)
+static void lim_send(struct rx_conn *rc, const struct rx_buf *b)
 {
 	rx_conn_send(rc, b->data, b->len);
 }
@@ -89,13 +60,13 @@ static void lim_send(struct rx_conn *rc, const struct lim_buf *b)
 /* Stream @id bytes @off to @off + @n of @want in one packet. */
 static void lim_send_data(struct rx_conn *rc, u64 id, u32 off, const u8 *want, u32 n, bool fin)
 {
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
-	lim_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | (fin ? 0x01 : 0));
-	lim_var(&b, id);
-	lim_var(&b, off);
-	lim_var(&b, n);
-	lim_bytes(&b, want + off, n);
+	rx_buf_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | (fin ? 0x01 : 0));
+	rx_buf_var(&b, id);
+	rx_buf_var(&b, off);
+	rx_buf_var(&b, n);
+	rx_buf_bytes(&b, want + off, n);
 	lim_send(rc, &b);
 }
 
@@ -159,12 +130,12 @@ static void lim_expect_data(struct kunit *test, struct rx_conn *rc, s64 id, cons
 static void lim_crypto_far_ahead_is_crypto_buffer_exceeded(struct kunit *test)
 {
 	struct rx_conn *rc = lim_open(test);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
-	lim_var(&b, QUIC_FRAME_CRYPTO);
-	lim_var(&b, 1 << 20);
-	lim_var(&b, 16);
-	lim_fill(&b, 0x04, 16);
+	rx_buf_var(&b, QUIC_FRAME_CRYPTO);
+	rx_buf_var(&b, 1 << 20);
+	rx_buf_var(&b, 16);
+	rx_buf_fill(&b, 0x04, 16);
 	lim_send(rc, &b);
 	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_CRYPTO_BUF_EXCEEDED);
 }
@@ -175,13 +146,13 @@ static void lim_crypto_far_ahead_is_crypto_buffer_exceeded(struct kunit *test)
 static void lim_ack_range_count_beyond_the_packet_is_frame_encoding_error(struct kunit *test)
 {
 	struct rx_conn *rc = lim_open(test);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
-	lim_var(&b, QUIC_FRAME_ACK);
-	lim_var(&b, 0);
-	lim_var(&b, 0);
-	lim_var(&b, BIT_ULL(62) - 1);
-	lim_var(&b, 0);
+	rx_buf_var(&b, QUIC_FRAME_ACK);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, BIT_ULL(62) - 1);
+	rx_buf_var(&b, 0);
 	lim_send(rc, &b);
 	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_FRAME_ENCODING);
 }
@@ -190,13 +161,13 @@ static void lim_ack_range_count_beyond_the_packet_is_frame_encoding_error(struct
 static void lim_ack_of_a_never_sent_packet_is_protocol_violation(struct kunit *test)
 {
 	struct rx_conn *rc = lim_open(test);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
-	lim_var(&b, QUIC_FRAME_ACK);
-	lim_var(&b, quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn + 100000);
-	lim_var(&b, 0);
-	lim_var(&b, 0);
-	lim_var(&b, 0);
+	rx_buf_var(&b, QUIC_FRAME_ACK);
+	rx_buf_var(&b, quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn + 100000);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 0);
 	lim_send(rc, &b);
 	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_PROTOCOL_VIOLATION);
 }
@@ -214,15 +185,15 @@ static void lim_new_connection_ids_beyond_the_limit(struct kunit *test)
 
 	/* Up to the limit the IDs are taken; one more ends the connection. */
 	while (quic_is_established(rc->sk) && sent <= limit) {
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		memset(cid, 0x30 + sent, sizeof(cid));
-		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
-		lim_var(&b, seq + sent);
-		lim_var(&b, 0);
-		lim_var(&b, sizeof(cid));
-		lim_bytes(&b, cid, sizeof(cid));
-		lim_fill(&b, 0x40 + sent, QUIC_CONN_ID_TOKEN_LEN);
+		rx_buf_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		rx_buf_var(&b, seq + sent);
+		rx_buf_var(&b, 0);
+		rx_buf_var(&b, sizeof(cid));
+		rx_buf_bytes(&b, cid, sizeof(cid));
+		rx_buf_fill(&b, 0x40 + sent, QUIC_CONN_ID_TOKEN_LEN);
 		lim_send(rc, &b);
 		sent++;
 	}
@@ -235,7 +206,7 @@ static void lim_stream_beyond_max_streams_is_stream_limit_error(struct kunit *te
 {
 	struct rx_conn *rc = lim_open(test);
 	u16 max = quic_local_param(rc->sk)->max_streams_bidi;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
 	/* The last stream allowed opens; the next one is over the limit. */
 	lim_stream(&b, 4ULL * (max - 1) + 1, 0, 'a', 4);
@@ -252,7 +223,7 @@ static void lim_stream_data_past_the_window_is_flow_control_error(struct kunit *
 {
 	struct rx_conn *rc = lim_open(test);
 	u64 max = quic_local_param(rc->sk)->max_stream_data_bidi_remote;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
 	lim_stream(&b, 1, max - 4, 'a', 4);
 	lim_send(rc, &b);
@@ -289,7 +260,7 @@ static void lim_stream_gaps_stay_within_the_receive_buffer(struct kunit *test)
 
 	/* Every even byte, one-byte frames: a gap after each. */
 	for (i = 0; i < gaps; i += per_pkt) {
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 		u32 j;
 
 		for (j = i; j < i + per_pkt && j < gaps; j++)
@@ -377,11 +348,11 @@ static void lim_path_challenge_flood_holds_nothing(struct kunit *test)
 	u32 i, j, before = rx_conn_sent();
 
 	for (i = 0; i < 500; i++) {
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		for (j = 0; j < 40; j++) {
-			lim_var(&b, QUIC_FRAME_PATH_CHALLENGE);
-			lim_fill(&b, i + j, QUIC_FRAME_PATH_DATA_LEN);
+			rx_buf_var(&b, QUIC_FRAME_PATH_CHALLENGE);
+			rx_buf_fill(&b, i + j, QUIC_FRAME_PATH_DATA_LEN);
 		}
 		lim_send(rc, &b);
 	}
@@ -412,16 +383,16 @@ static void lim_retire_churn_without_acks_is_connection_id_limit_error(struct ku
 	u8 cid[8];
 
 	while (quic_is_established(rc->sk) && sent < 1000) {
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		memset(cid, sent, sizeof(cid));
 		cid[0] = 0x77;
-		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
-		lim_var(&b, seq + sent);
-		lim_var(&b, seq + sent);	/* every earlier one retired */
-		lim_var(&b, sizeof(cid));
-		lim_bytes(&b, cid, sizeof(cid));
-		lim_fill(&b, sent, QUIC_CONN_ID_TOKEN_LEN);
+		rx_buf_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		rx_buf_var(&b, seq + sent);
+		rx_buf_var(&b, seq + sent);	/* every earlier one retired */
+		rx_buf_var(&b, sizeof(cid));
+		rx_buf_bytes(&b, cid, sizeof(cid));
+		rx_buf_fill(&b, sent, QUIC_CONN_ID_TOKEN_LEN);
 		lim_send(rc, &b);
 		sent++;
 		KUNIT_ASSERT_LE(test, lim_ctrl_held(rc, QUIC_FRAME_RETIRE_CONNECTION_ID),
@@ -474,15 +445,15 @@ static void lim_retire_prior_to_jump_retires_every_id_held(struct kunit *test)
 	jump = set->next_number + 40;
 
 	{
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		memset(cid, 0x61, sizeof(cid));
-		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
-		lim_var(&b, jump);
-		lim_var(&b, jump);
-		lim_var(&b, sizeof(cid));
-		lim_bytes(&b, cid, sizeof(cid));
-		lim_fill(&b, 0x62, QUIC_CONN_ID_TOKEN_LEN);
+		rx_buf_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		rx_buf_var(&b, jump);
+		rx_buf_var(&b, jump);
+		rx_buf_var(&b, sizeof(cid));
+		rx_buf_bytes(&b, cid, sizeof(cid));
+		rx_buf_fill(&b, 0x62, QUIC_CONN_ID_TOKEN_LEN);
 		lim_send(rc, &b);
 	}
 	lim_expect_open(test, rc);
@@ -491,15 +462,15 @@ static void lim_retire_prior_to_jump_retires_every_id_held(struct kunit *test)
 
 	/* A late one, far below the new Retire Prior To. */
 	{
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		memset(cid, 0x63, sizeof(cid));
-		lim_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
-		lim_var(&b, held[n - 1] + 1);
-		lim_var(&b, 0);
-		lim_var(&b, sizeof(cid));
-		lim_bytes(&b, cid, sizeof(cid));
-		lim_fill(&b, 0x64, QUIC_CONN_ID_TOKEN_LEN);
+		rx_buf_var(&b, QUIC_FRAME_NEW_CONNECTION_ID);
+		rx_buf_var(&b, held[n - 1] + 1);
+		rx_buf_var(&b, 0);
+		rx_buf_var(&b, sizeof(cid));
+		rx_buf_bytes(&b, cid, sizeof(cid));
+		rx_buf_fill(&b, 0x64, QUIC_CONN_ID_TOKEN_LEN);
 		lim_send(rc, &b);
 	}
 	lim_expect_open(test, rc);
@@ -520,12 +491,12 @@ static void lim_retire_of_our_ids_without_acks_is_bounded(struct kunit *test)
 
 	while (quic_is_established(rc->sk) && sent < 5000) {
 		struct quic_conn_id_entry *last;
-		struct lim_buf b = {};
+		struct rx_buf b = {};
 
 		/* The newest: the packets go to the oldest (rx_conn_pick_dcid()). */
 		last = list_last_entry(&set->head, struct quic_conn_id_entry, list);
-		lim_var(&b, QUIC_FRAME_RETIRE_CONNECTION_ID);
-		lim_var(&b, last->number);
+		rx_buf_var(&b, QUIC_FRAME_RETIRE_CONNECTION_ID);
+		rx_buf_var(&b, last->number);
 		lim_send(rc, &b);
 		sent++;
 		/* The answers are bounded; our own control frames are few. */
@@ -545,7 +516,7 @@ static void lim_dropped_datagram_keeps_its_packet(struct kunit *test)
 {
 	struct rx_conn *rc = lim_open(test);
 	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 	s64 pn;
 
 	lock_sock(rc->sk);
@@ -553,14 +524,14 @@ static void lim_dropped_datagram_keeps_its_packet(struct kunit *test)
 	quic_inq(rc->sk)->dgram_max = 0;	/* every datagram is dropped */
 	release_sock(rc->sk);
 
-	lim_var(&b, QUIC_FRAME_DATAGRAM_LEN);
-	lim_var(&b, 4);
-	lim_bytes(&b, "lost", 4);
-	lim_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | 0x01);	/* with the FIN */
-	lim_var(&b, 1);
-	lim_var(&b, 0);
-	lim_var(&b, 8);
-	lim_fill(&b, 'd', 8);
+	rx_buf_var(&b, QUIC_FRAME_DATAGRAM_LEN);
+	rx_buf_var(&b, 4);
+	rx_buf_bytes(&b, "lost", 4);
+	rx_buf_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02 | 0x01);	/* with the FIN */
+	rx_buf_var(&b, 1);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 8);
+	rx_buf_fill(&b, 'd', 8);
 	pn = rc->pn;
 	lim_send(rc, &b);
 
@@ -579,10 +550,10 @@ static void lim_dropped_datagram_keeps_its_packet(struct kunit *test)
 static void lim_ack_leaves_while_the_pacer_holds_data(struct kunit *test)
 {
 	struct rx_conn *rc = lim_open(test);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 	u32 sent;
 
-	lim_var(&b, QUIC_FRAME_PING);
+	rx_buf_var(&b, QUIC_FRAME_PING);
 	lock_sock(rc->sk);
 	quic_cong(rc->sk)->pacing_time = (quic_time_us() + USEC_PER_SEC) * NSEC_PER_USEC;
 	release_sock(rc->sk);
@@ -597,15 +568,15 @@ static void lim_ack_leaves_while_the_pacer_holds_data(struct kunit *test)
 static void lim_ack_all(struct rx_conn *rc)
 {
 	s64 next = quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
 	if (next <= 0)
 		return;
-	lim_var(&b, QUIC_FRAME_ACK);
-	lim_var(&b, next - 1);
-	lim_var(&b, 0);
-	lim_var(&b, 0);
-	lim_var(&b, next - 1);
+	rx_buf_var(&b, QUIC_FRAME_ACK);
+	rx_buf_var(&b, next - 1);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, next - 1);
 	lim_send(rc, &b);
 }
 
@@ -622,10 +593,10 @@ static void lim_idle_timer_restarts_on_the_first_ack_eliciting_send(struct kunit
 	struct rx_conn *rc = lim_open(test);
 	struct timer_list *idle = &quic_timers(rc->sk)->timer[QUIC_TIMER_IDLE];
 	unsigned long rcvd, after_rcv, before_send, sent;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
 	lim_ack_all(rc);
-	lim_var(&b, QUIC_FRAME_PING);
+	rx_buf_var(&b, QUIC_FRAME_PING);
 	lim_send(rc, &b);
 	after_rcv = jiffies;
 	rcvd = READ_ONCE(idle->expires);
@@ -708,10 +679,10 @@ static void lim_owned_socket_defers_to_the_backlog(struct kunit *test)
 	unsigned long dec = quic_mib_read(&init_net, QUIC_MIB_PKT_DECBACKLOGS);
 	unsigned long enc = quic_mib_read(&init_net, QUIC_MIB_PKT_ENCBACKLOGS);
 	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 	s64 pn = rc->pn;
 
-	lim_var(&b, QUIC_FRAME_PING);
+	rx_buf_var(&b, QUIC_FRAME_PING);
 	lock_sock(rc->sk);
 	lim_send(rc, &b);
 	KUNIT_EXPECT_EQ(test, quic_mib_read(&init_net, QUIC_MIB_PKT_RCVBACKLOGS), rcv + 1);
@@ -869,17 +840,17 @@ static void lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error(str
 {
 	struct rx_conn *rc = lim_open(test);
 	u16 max = quic_local_param(rc->sk)->max_streams_bidi;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 
-	lim_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
-	lim_var(&b, 4ULL * (max - 1) + 1);
-	lim_var(&b, 0);
+	rx_buf_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
+	rx_buf_var(&b, 4ULL * (max - 1) + 1);
+	rx_buf_var(&b, 0);
 	lim_send(rc, &b);
 	lim_expect_open(test, rc);
 	b.len = 0;
-	lim_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
-	lim_var(&b, 4ULL * max + 1);
-	lim_var(&b, 0);
+	rx_buf_var(&b, QUIC_FRAME_STREAM_DATA_BLOCKED);
+	rx_buf_var(&b, 4ULL * max + 1);
+	rx_buf_var(&b, 0);
 	lim_send(rc, &b);
 	lim_expect_closed(test, rc, QUIC_TRANSPORT_ERROR_STREAM_LIMIT);
 }
@@ -924,15 +895,15 @@ static void lim_stop_sending_without_memory_is_answered_when_resent(struct kunit
 	struct rx_conn *rc = lim_open(test);
 	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
 	struct quic_stream *s;
-	struct lim_buf b = {};
+	struct rx_buf b = {};
 	s64 pn;
 
 	KUNIT_ASSERT_EQ(test, conn_send_stream(rc->p.client, 0, MSG_STREAM_NEW, "data", 4), 4);
 	s = quic_stream_find(quic_streams(rc->sk), 0);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	lim_var(&b, QUIC_FRAME_STOP_SENDING);
-	lim_var(&b, 0);
-	lim_var(&b, 7);
+	rx_buf_var(&b, QUIC_FRAME_STOP_SENDING);
+	rx_buf_var(&b, 0);
+	rx_buf_var(&b, 7);
 
 	pn = rc->pn;
 	kunit_activate_static_stub(test, quic_outq_ctrl_append, lim_ctrl_append_enomem);
