@@ -917,25 +917,14 @@ static bool round_trip(struct conn *c, int64_t sid, uint8_t seed)
 	       read_stream(c->cli, sid, 1000, seed + 1, true);
 }
 
-static uint32_t version_of(int fd)
-{
-	struct quic_config cfg;
-	socklen_t len = sizeof(cfg);
-
-	memset(&cfg, 0, sizeof(cfg));
-	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
-		return 0;
-	return cfg.version;
-}
-
 /* RFC 9368 Section 2.3: a v1 client offering v2 to a listener preferring
  * v2 ends up in v2, and TLS (the transport parameters' version_information,
  * Section 4) agreed.
  */
 static void case_version_upgrade(struct conn *c)
 {
-	check(version_of(c->cli) == QUIC_VERSION_V2, "the client moved from v1 to v2");
-	check(version_of(c->srv) == QUIC_VERSION_V2, "the server answered in v2");
+	check(quic_version_of(c->cli) == QUIC_VERSION_V2, "the client moved from v1 to v2");
+	check(quic_version_of(c->srv) == QUIC_VERSION_V2, "the server answered in v2");
 	check(round_trip(c, 0, 40), "data flows in v2");
 }
 
@@ -1170,7 +1159,7 @@ static void check_handshake(const struct conn_opts *o, const struct conn *c)
 {
 	uint32_t want = o->listen_version ?: o->version ?: QUIC_VERSION_V1;
 	uint32_t cipher = o->cipher ?: c->cli_keys.app_tx;
-	uint32_t vc = version_of(c->cli), vs = version_of(c->srv);
+	uint32_t vc = quic_version_of(c->cli), vs = quic_version_of(c->srv);
 	bool ok;
 
 	ok = cipher && keys_are(&c->cli_keys, cipher) && keys_are(&c->srv_keys, cipher) &&

@@ -405,18 +405,6 @@ static const char *version_name(uint32_t v)
 	return v == QUIC_VERSION_V1 ? "v1" : v == QUIC_VERSION_V2 ? "v2" : "unknown";
 }
 
-/* The version QUIC_SOCKOPT_CONFIG reports on @fd, 0 when it cannot. */
-static uint32_t version_of(int fd)
-{
-	struct quic_config cfg;
-	socklen_t len = sizeof(cfg);
-
-	memset(&cfg, 0, sizeof(cfg));
-	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
-		return 0;
-	return cfg.version;
-}
-
 static bool keys_are(const struct hs_keys *k, uint32_t cipher)
 {
 	return k->app_tx == cipher && k->app_rx == cipher;
@@ -546,7 +534,7 @@ static void run_case(const struct netns_pair *p, const struct hs_case *c, int po
 	fd = client_handshake(p, c, port, &cret, &csecs);
 	if (fd >= 0) {
 		ck = hs_watch_end(fd);
-		cversion = version_of(fd);
+		cversion = quic_version_of(fd);
 	}
 	if (fd >= 0 && cret)
 		ccode = close_code(fd);

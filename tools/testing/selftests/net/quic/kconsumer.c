@@ -412,25 +412,10 @@ static int create_file(const char *path, const char *str)
 	return n == (ssize_t)strlen(str) ? 0 : -EIO;
 }
 
-/*
- * QUIC sockets (both families) where the test makes them: the namespace it
- * started in and the two of the pair. -1 when one cannot be read.
- */
+/* QUIC sockets where the test makes them: home and the pair's namespaces. */
 static int quic_sockets(void)
 {
-	int side, v4, v6, n = 0;
-
-	for (side = -1; side < 2; side++) {
-		if (netns_enter(&pair, side))
-			return -1;
-		v4 = proto_sockets("QUIC");
-		v6 = proto_sockets("QUICv6");
-		netns_enter(&pair, -1);
-		if (v4 < 0 || v6 < 0)
-			return -1;
-		n += v4 + v6;
-	}
-	return n;
+	return netns_pair_sockets(&pair, true);
 }
 
 static bool expect_errno(int rc, int want, const char *name)

@@ -317,25 +317,10 @@ static int server_conns(void)
 	return n;
 }
 
-/*
- * QUIC sockets (both families) in the pair's two namespaces, where every
- * socket of the test lives, from /proc/net/protocols; -1 when unreadable.
- */
+/* QUIC sockets in the pair's namespaces, where every socket of the test lives. */
 static int pair_sockets(void)
 {
-	int side, v4, v6, n = 0;
-
-	for (side = 0; side < 2; side++) {
-		if (netns_enter(&pair, side))
-			return -1;
-		v4 = proto_sockets("QUIC");
-		v6 = proto_sockets("QUICv6");
-		netns_enter(&pair, -1);
-		if (v4 < 0 || v6 < 0)
-			return -1;
-		n += v4 + v6;
-	}
-	return n;
+	return netns_pair_sockets(&pair, false);
 }
 
 int main(int argc, char **argv)

@@ -101,20 +101,6 @@ static long read_long(const char *path, const char *key)
 	return -1;
 }
 
-/* The protocol's pages charged, from /proc/net/protocols ("memory"). */
-static long quic_pages(void)
-{
-	char buf[16384], *line, *save = NULL, name[32];
-	long pages;
-
-	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%31s %*u %*d %ld", name, &pages) == 2 && !strcmp(name, "QUIC"))
-			return pages;
-	return -1;
-}
-
 /* A counter of /proc/net/quic/snmp in side @side's namespace. */
 static long snmp(const struct netns_pair *p, int side, const char *name)
 {
@@ -327,7 +313,7 @@ static long pcpu_slack(void)
 
 static void mem_check(long unread)
 {
-	long pages = quic_pages(), bound = LIMIT_PAGES + pcpu_slack() + 128;
+	long pages = proto_pages("QUIC"), bound = LIMIT_PAGES + pcpu_slack() + 128;
 
 	ktap_diag("quic_mem: server held %ld of %ld bytes, protocol pages %ld (limit %d)",
 		  unread, TOTAL, pages, LIMIT_PAGES);
@@ -414,7 +400,7 @@ static void chan_close(struct chan *ch)
 
 static void one_run(const struct netns_pair *p, const struct limit_ops *r, int results)
 {
-	long unread = -1, drops, pages0 = quic_pages(), pages;
+	long unread = -1, drops, pages0 = proto_pages("QUIC"), pages;
 	bool client_done;
 	pid_t spid, cpid;
 	int st = -1, ct = -1, i;
@@ -481,7 +467,7 @@ static void one_run(const struct netns_pair *p, const struct limit_ops *r, int r
 	 * that CPU's own count went below zero by as much: allow them.
 	 */
 	for (i = 0; i < 100; i++) {
-		pages = quic_pages();
+		pages = proto_pages("QUIC");
 		if (pages <= pages0 + pcpu_slack() + 16)
 			break;
 		usleep(100000);

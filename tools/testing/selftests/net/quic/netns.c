@@ -21,6 +21,7 @@
 
 #include "ktap.h"
 #include "netns.h"
+#include "util.h"
 
 #define NL_BUFSIZE	1024
 
@@ -208,6 +209,23 @@ int netns_addr_add(const struct netns_pair *p, int side, int family, const void 
 		err = addr_add(p->ifname[side], family, addr, len, prefixlen);
 	netns_enter(p, -1);
 	return err;
+}
+
+int netns_pair_sockets(const struct netns_pair *p, bool home)
+{
+	int side, v4, v6, n = 0;
+
+	for (side = home ? -1 : 0; side < 2; side++) {
+		if (netns_enter(p, side))
+			return -1;
+		v4 = proto_sockets("QUIC");
+		v6 = proto_sockets("QUICv6");
+		netns_enter(p, -1);
+		if (v4 < 0 || v6 < 0)
+			return -1;
+		n += v4 + v6;
+	}
+	return n;
 }
 
 int netns_enter(const struct netns_pair *p, int side)

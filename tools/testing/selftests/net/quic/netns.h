@@ -14,6 +14,7 @@
 #ifndef __QUIC_SELFTEST_NETNS_H__
 #define __QUIC_SELFTEST_NETNS_H__
 
+#include <stdbool.h>
 #include <net/if.h>
 #include <netinet/in.h>
 
@@ -32,6 +33,12 @@ int netns_enter(const struct netns_pair *p, int side);
 /* Add one more address to side @side's device (from the caller's namespace). */
 int netns_addr_add(const struct netns_pair *p, int side, int family, const void *addr,
 		   unsigned char prefixlen);
+/*
+ * QUIC sockets of both families (/proc/net/protocols) in the pair's two
+ * namespaces, and in the caller's home one too with @home; -1 when one
+ * cannot be read. Leaves the calling thread at home.
+ */
+int netns_pair_sockets(const struct netns_pair *p, bool home);
 /* Go home and drop the namespaces (they vanish with their last user). */
 void netns_pair_destroy(struct netns_pair *p);
 

@@ -337,6 +337,20 @@ static void hs_took(double start, int ret)
 		atomic_fetch_add(&hs_slow_failures, 1);
 }
 
+/* A handshake of @side on slot @i ended with @ret: a connection, or not. */
+static void hs_done(int side, int i, int fd, double start, int ret)
+{
+	hs_took(start, ret);
+	if (ret) {
+		hs_failed(side, ret);
+		slot_move(i, fd, K_HS, K_RAW);
+		return;
+	}
+	atomic_fetch_add(&handshakes_ok, 1);
+	sock_timeouts(fd, IO_TIMEO_S);
+	slot_move(i, fd, K_HS, K_CONN);
+}
+
 static void hs_report(void)
 {
 	char line[512];
@@ -447,15 +461,7 @@ static void *acceptor_main(void *arg)
 		t = now();
 		ret = quic_server_handshake(nfd, psk_file, NULL, listeners[cfg].alpn);
 		acceptor_doing[first ? 0 : 1] = "between handshakes";
-		hs_took(t, ret);
-		if (ret) {
-			hs_failed(1, ret);
-			slot_move(i, nfd, K_HS, K_RAW);
-			continue;
-		}
-		atomic_fetch_add(&handshakes_ok, 1);
-		sock_timeouts(nfd, IO_TIMEO_S);
-		slot_move(i, nfd, K_HS, K_CONN);
+		hs_done(1, i, nfd, t, ret);
 	}
 	return NULL;
 }
@@ -499,17 +505,9 @@ static void *connector_main(void *arg)
 		ret = connect(fd, v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4,
 			      v6 ? sizeof(a6) : sizeof(a4)) ? -errno :
 		      quic_client_handshake(fd, psk_file, NULL, alpn);
-		hs_took(t, ret);
 		if (ret == -ECONNRESET)
 			hs_reset_why(fd);
-		if (ret) {
-			hs_failed(0, ret);
-			slot_move(i, fd, K_HS, K_RAW);
-			continue;
-		}
-		atomic_fetch_add(&handshakes_ok, 1);
-		sock_timeouts(fd, IO_TIMEO_S);
-		slot_move(i, fd, K_HS, K_CONN);
+		hs_done(0, i, fd, t, ret);
 	}
 	return NULL;
 }
@@ -558,66 +556,22 @@ static int tc(int side, const char *args)
 	return WEXITSTATUS(status) ? -1 : 0;
 }
 
-static int module_refcnt(void)
+static int quic_refs(void)
 {
-	char buf[32];
-
-	if (read_file("/sys/module/quic/refcnt", buf, sizeof(buf)) < 0)
-		return -1;
-	return atoi(buf);
+	return module_refs("quic");
 }
 
-/* The protocol's charged pages (/proc/net/protocols, "memory"). */
-static long quic_pages(void)
+static int pair_sockets(void)
 {
-	char buf[16384], *line, *save = NULL, name[32];
-	long pages;
-
-	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%31s %*u %*d %ld", name, &pages) == 2 && !strcmp(name, "QUIC"))
-			return pages;
-	return -1;
+	return netns_pair_sockets(&pair, false);
 }
 
-/* QUIC sockets of both sides' namespaces. */
-static int side_sockets(void)
+/* The protocol's charged pages, polled until at most @want (10 s). */
+static bool pages_at_most(void *want)
 {
-	int n = 0, side, v;
+	long v = proto_pages("QUIC");
 
-	for (side = 0; side < 2; side++) {
-		if (netns_enter(&pair, side))
-			return -1;
-		v = proto_sockets("QUIC");
-		n = v < 0 ? -1000 : n + v;
-	}
-	netns_enter(&pair, -1);
-	return n;
-}
-
-/* Poll @get until it is at most @want or @secs pass; the last value. */
-static long settle(long (*get)(void), long want, int secs)
-{
-	double end = now() + secs;
-	long v;
-
-	for (;;) {
-		v = get();
-		if ((v >= 0 && v <= want) || now() > end)
-			return v;
-		usleep(100 * 1000);
-	}
-}
-
-static long get_refcnt(void)
-{
-	return module_refcnt();
-}
-
-static long get_sockets(void)
-{
-	return side_sockets();
+	return v >= 0 && v <= *(long *)want;
 }
 
 static long pcpu_slack(void)
@@ -692,7 +646,7 @@ int main(int argc, char **argv)
 {
 	static struct fuzzer fz[2 * FUZZERS_PER_SIDE];
 	pthread_t fth[2 * FUZZERS_PER_SIDE], ath[ACCEPTORS], cth[CONNECTORS];
-	long refcnt0, pages0, v, slack;
+	long refcnt0, pages0, v, slack, want;
 	unsigned long long secs;
 	int i, stuck = 0, started;
 	double t0, end;
@@ -724,8 +678,8 @@ int main(int argc, char **argv)
 	quic_set_log_func(lib_log);
 	/* Load the module, then let sockets of earlier tests finish closing. */
 	close(socket(AF_INET, SOCK_DGRAM, IPPROTO_QUIC));
-	refcnt0 = settle(get_refcnt, 0, 10);
-	pages0 = quic_pages();
+	refcnt0 = wait_value(quic_refs, 0, 10 * 1000);
+	pages0 = proto_pages("QUIC");
 	if (netns_pair_create(&pair)) {
 		ktap_result(false, "two namespaces joined by veth");
 		return ktap_finish();
@@ -845,14 +799,17 @@ int main(int argc, char **argv)
 	/* A closed connection keeps its socket for its closing period, at
 	 * most QUIC_CLOSE_PERIOD_MAX (a minute).
 	 */
-	v = settle(get_sockets, 0, 75);
+	v = wait_value(pair_sockets, 0, 75 * 1000);
 	if (!ktap_result(!v, "no QUIC socket left in either namespace (%ld)", v))
 		show_conns();
-	v = settle(get_refcnt, refcnt0, 10);
+	v = wait_value(quic_refs, refcnt0, 10 * 1000);
 	ktap_result(v >= 0 && v <= refcnt0, "module refcount back to %ld (now %ld)", refcnt0, v);
 	netns_pair_destroy(&pair);
 	slack = pcpu_slack() + 16;
-	v = pages0 < 0 ? -1 : settle(quic_pages, pages0 + slack, 10);
+	want = pages0 + slack;
+	v = pages0 < 0 || !wait_until(pages_at_most, &want, 10 * 1000) ? -1 : proto_pages("QUIC");
+	if (v < 0 && pages0 >= 0)
+		v = proto_pages("QUIC");
 	ktap_result(v >= 0 && v <= pages0 + slack,
 		    "charged memory back to its level: %ld pages, %ld before (slack %ld)", v, pages0,
 		    slack);

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/quic.h>
+
 #include "util.h"
 
 ssize_t read_file(const char *path, char *buf, size_t size)
@@ -170,6 +172,32 @@ int proto_sockets(const char *proto)
 			return sockets;
 	}
 	return -1;
+}
+
+long proto_pages(const char *proto)
+{
+	char buf[16384], *line, *save = NULL;
+	char name[32];
+	long pages;
+
+	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %*u %*d %ld", name, &pages) == 2 && !strcmp(name, proto))
+			return pages;
+	}
+	return -1;
+}
+
+uint32_t quic_version_of(int fd)
+{
+	struct quic_config cfg;
+	socklen_t len = sizeof(cfg);
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, &len))
+		return 0;
+	return cfg.version;
 }
 
 const char *cert_dir = "/tests/certs";

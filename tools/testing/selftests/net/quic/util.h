@@ -8,6 +8,7 @@
 #define __QUIC_SELFTEST_UTIL_H__
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Read a whole (small) file into @buf, NUL-terminated. Returns bytes or -errno. */
@@ -24,6 +25,10 @@ int module_unload(const char *name, int timeout_ms);
 
 /* "sockets" column of /proc/net/protocols for @proto, or -1 when absent. */
 int proto_sockets(const char *proto);
+/* "memory" column (pages charged, all namespaces) for @proto, or -1. */
+long proto_pages(const char *proto);
+/* The QUIC version QUIC_SOCKOPT_CONFIG reports on @fd, 0 when it cannot. */
+uint32_t quic_version_of(int fd);
 
 /* /sys/module/@name/refcnt: the module's reference count, or -1. */
 int module_refs(const char *name);
