@@ -397,12 +397,101 @@ static void hostile_max_streams_ping_pong(struct kunit *test)
 	hostile_expect_serving(test, rc);
 }
 
+/*
+ * A PATH_CHALLENGE (so that the client keeps sending) and an ACK frame
+ * with as many ranges as the packet holds: every other one of the
+ * client's packets below its largest, each range a single packet.
+ */
+static void hostile_build_ack_ranges(struct rx_conn *rc, struct rx_buf *b, u32 i)
+{
+	s64 largest = READ_ONCE(quic_pnspace(rc->sk, QUIC_CRYPTO_APP)->next_pn) - 1;
+	u64 ranges;
+
+	rx_buf_var(b, QUIC_FRAME_PATH_CHALLENGE);
+	rx_buf_fill(b, (u8)i, QUIC_FRAME_PATH_DATA_LEN);
+	if (largest < 4)
+		return;
+	/* Each range after the first: Gap 0 and Length 0, two bytes, and
+	 * two packet numbers lower (RFC 9000 Section 19.3.1).
+	 */
+	ranges = min_t(u64, (largest - 1) / 2, (sizeof(b->data) - b->len - 24) / 2);
+	rx_buf_var(b, QUIC_FRAME_ACK);
+	rx_buf_var(b, largest);
+	rx_buf_var(b, 0);		/* ACK Delay */
+	rx_buf_var(b, ranges);
+	rx_buf_var(b, 0);		/* First ACK Range: the largest alone */
+	while (ranges--) {
+		rx_buf_var(b, 0);	/* Gap: one packet not acknowledged */
+		rx_buf_var(b, 0);	/* ACK Range Length: one acknowledged */
+	}
+}
+
+/*
+ * RFC 9000 Section 19.3.1: an ACK frame may carry as many ranges as fit.
+ * Hundreds per frame, every packet, cost each packet about the same and
+ * keep nothing: the ranges are walked against the records held (at most
+ * the packets in flight and QUIC_OUTQ_ACK_ONLY_MAX others).
+ */
+static void hostile_ack_frames_with_hundreds_of_ranges(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+
+	hostile_drive(rc, &run, hostile_build_ack_ranges, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	hostile_expect_serving(test, rc);
+}
+
+/* One DATAGRAM frame filling the packet, each packet. */
+static void hostile_build_datagram(struct rx_conn *rc, struct rx_buf *b, u32 i)
+{
+	rx_buf_var(b, QUIC_FRAME_DATAGRAM);
+	rx_buf_fill(b, (u8)i, 1000);
+}
+
+/*
+ * RFC 9221 Section 5: DATAGRAM frames are not flow controlled; a receiver
+ * that is not read drops what does not fit in its receive buffer
+ * (inqueue.c). The application reads none of 20,000 datagrams.
+ */
+static void hostile_datagram_flood_never_read(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	struct msghdr msg = {};
+	struct hostile_run run;
+	struct kvec iov;
+	u64 rcvbuf, code;
+	u8 *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &hostile_case, HOSTILE_PORT);
+	rc->max_datagram = 1200;
+	rx_conn_open(rc);
+	rcvbuf = quic_inq(rc->sk)->rcvbuf;
+	hostile_drive(rc, &run, hostile_build_datagram, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, rcvbuf + hostile_buffers(rc, 64 * 1024));
+
+	/* Still serving: the datagrams kept are read whole. */
+	KUNIT_ASSERT_FALSE(test, rx_conn_closed(rc, &code));
+	buf = kunit_kmalloc(test, 1200, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	iov.iov_base = buf;
+	iov.iov_len = 1200;
+	KUNIT_EXPECT_EQ(test, kernel_recvmsg(rc->p.client, &msg, &iov, 1, 1200, MSG_DONTWAIT),
+			1000);
+	KUNIT_EXPECT_TRUE(test, msg.msg_flags & MSG_DATAGRAM);
+}
+
 static struct kunit_case hostile_cases[] = {
 	KUNIT_CASE_SLOW(hostile_path_challenge_flood_without_acks),
 	KUNIT_CASE_SLOW(hostile_connection_id_churn_with_acks),
 	KUNIT_CASE_SLOW(hostile_new_server_address_every_packet),
 	KUNIT_CASE_SLOW(hostile_one_byte_pieces_across_streams),
 	KUNIT_CASE_SLOW(hostile_max_streams_ping_pong),
+	KUNIT_CASE_SLOW(hostile_ack_frames_with_hundreds_of_ranges),
+	KUNIT_CASE_SLOW(hostile_datagram_flood_never_read),
 	{}
 };
 

@@ -145,6 +145,7 @@ void rx_conn_open(struct rx_conn *rc)
 	struct quic_crypto_secret srt;
 
 	memset(&rc->p, 0, sizeof(rc->p));
+	rc->p.max_datagram = rc->max_datagram;
 	conn_handshake(rc->test, rc->c, rc->port, &rc->p);
 	rc->sk = rc->p.client->sk;
 	conn_secret_fill(&srt, QUIC_CRYPTO_APP, true, false, rc->c->cipher);

@@ -31,6 +31,8 @@ struct proto;
  * @dcid: the client's connection ID the packets carry
  * @scid: the Source Connection ID of the suite's long header packets
  * @conns: connections opened
+ * @max_datagram: both ends' max_datagram_frame_size for the next
+ *	rx_conn_open() (0: no DATAGRAM frames)
  *
  * rx_conn_connect() and rx_conn_accept() leave a connection in its
  * handshake instead: @sk takes Initial packets protected with @tx from
@@ -48,6 +50,7 @@ struct rx_conn {
 	struct quic_conn_id dcid;
 	struct quic_conn_id scid;
 	u32 conns;
+	u16 max_datagram;
 };
 
 /**
