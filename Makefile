@@ -27,7 +27,7 @@ help:
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
-	@echo "                  and quic_rx_fuzz with 200,000 inputs,"
+	@echo "                  and quic_rx_fuzz with 200,000 inputs, quic_hostile with 100,000 packets,"
 	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=)"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
@@ -60,6 +60,7 @@ stress:
 	./scripts/explore-stress.sh $(ARCH)
 	./kunit.py run --arch=$(ARCH) 'quic_rx_fuzz' \
 		--kernel_args='quic_kunit.rx_fuzz_inputs=200000 quic_kunit.rx_fuzz_seed=0x53545245'
+	./kunit.py run --arch=$(ARCH) 'quic_hostile' --kernel_args='quic_kunit.hostile_packets=100000'
 	./scripts/selftest.py --arch=x86_64 --kcsan --tests=$(KCSAN_TESTS)
 
 bench:

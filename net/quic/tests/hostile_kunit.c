@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * KUnit suite quic_hostile: an established connection driven by a hostile
- * peer for tens of thousands of packets per pattern. For each pattern the
+ * peer for thousands of packets per pattern. For each pattern the
  * suite checks three things:
  *
  *  - memory: what the connection holds (its charged receive and send
@@ -20,7 +20,9 @@
  * Each case writes 1-RTT packets as the server of a connection between two
  * kernel sockets (rx_util.c); the client's own datagrams are lost, so it
  * never hears an acknowledgment unless the pattern sends one. The packets
- * per pattern are the module parameter hostile_packets (20,000).
+ * per pattern are the module parameter hostile_packets: 10,000 by default
+ * (about 85 s for the suite on x86_64 under KASAN and QEMU), 100,000 in
+ * make stress.
  */
 
 #include <kunit/test.h>
@@ -42,9 +44,9 @@
 
 #define HOSTILE_PORT	63520
 
-static unsigned int hostile_packets = 20000;
+static unsigned int hostile_packets = 10000;
 module_param(hostile_packets, uint, 0444);
-MODULE_PARM_DESC(hostile_packets, "packets per pattern of the quic_hostile suite (default 20000)");
+MODULE_PARM_DESC(hostile_packets, "packets per pattern of the quic_hostile suite (default 10000)");
 
 static const struct conn_case hostile_case = {
 	"IPv4 v1 AES-128-GCM", AF_INET, "127.0.0.1", QUIC_VERSION_V1, TLS_CIPHER_AES_GCM_128
