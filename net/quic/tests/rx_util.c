@@ -73,16 +73,6 @@ static void rx_crypto_free(void *tx)
 }
 
 /**
- * rx_conn_setup - prepare a case to write packets to live connections
- * @test: the case (owns what is allocated, and undoes the hook)
- * @rc: the state to set up
- * @c: addresses, version and cipher of the connections
- * @port: the listener's port
- *
- * Installs the transmit hook that loses the client's datagrams; open the
- * first connection with rx_conn_open().
- */
-/**
  * rx_buf_var - append a variable-length integer
  * @b: the payload
  * @v: the value (RFC 9000 Section 16); nothing is written when it does not fit
@@ -122,6 +112,16 @@ void rx_buf_fill(struct rx_buf *b, u8 c, u32 n)
 	b->len += n;
 }
 
+/**
+ * rx_conn_setup - prepare a case to write packets to live connections
+ * @test: the case (owns what is allocated, and undoes the hook)
+ * @rc: the state to set up
+ * @c: addresses, version and cipher of the connections
+ * @port: the listener's port
+ *
+ * Installs the transmit hook that loses the client's datagrams; open the
+ * first connection with rx_conn_open().
+ */
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port)
 {
 	memset(rc, 0, sizeof(*rc));
