@@ -31,7 +31,13 @@ static void quic_timer_expire(struct quic_timers *t, u8 type)
 {
 	struct sock *sk = t->sk;
 
+	/* Until the lock is taken the timer is neither pending nor
+	 * deferred, yet it will run: quic_timer_armed() must say so to an
+	 * owner checking its timers from release_cb with the lock held.
+	 */
+	set_bit(type, &t->expiring);
 	bh_lock_sock(sk);
+	clear_bit(type, &t->expiring);
 	if (sock_owned_by_user(sk)) {
 		/* A set bit already holds a reference: drop the timer's. */
 		if (test_and_set_bit(type, &t->deferred))
@@ -85,6 +91,7 @@ void quic_timer_init(struct sock *sk, struct quic_timers *t, const struct quic_t
 	t->sk = sk;
 	t->ops = ops;
 	t->deferred = 0;
+	t->expiring = 0;
 	for (i = 0; i < QUIC_TIMER_PACE; i++)
 		timer_setup(&t->timer[i], quic_timer_expire_fns[i], 0);
 	hrtimer_init(&t->pace, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
@@ -205,11 +212,13 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_stop);
  * @t: the socket's timers
  * @type: which timer
  *
- * Return: true when it is queued, or expired and waits for release_sock().
+ * Return: true when it is queued, expired and waits for release_sock(), or
+ * expired and waits for the socket spinlock (another CPU's softirq).
  */
 bool quic_timer_armed(struct quic_timers *t, u8 type)
 {
-	return quic_timer_pending(t, type) || test_bit(type, &t->deferred);
+	return quic_timer_pending(t, type) || test_bit(type, &t->deferred) ||
+	       test_bit(type, &t->expiring);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_armed);
 

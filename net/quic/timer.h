@@ -48,6 +48,8 @@ struct quic_timer_ops {
  * @pace: the pacing timer
  * @deferred: types whose expiry waits for release_sock(); each set bit
  *            holds one socket reference
+ * @expiring: types whose expiry has begun in softirq and waits for the
+ *            socket spinlock: no longer pending, not deferred yet
  * @running_deferred: a deferred expiry runs now, from release_sock()
  */
 struct quic_timers {
@@ -56,6 +58,7 @@ struct quic_timers {
 	struct timer_list timer[QUIC_TIMER_PACE];
 	struct hrtimer pace;
 	unsigned long deferred;
+	unsigned long expiring;
 	bool running_deferred;
 };
 
