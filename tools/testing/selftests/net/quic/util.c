@@ -159,34 +159,33 @@ int module_unload(const char *name, int timeout_ms)
 	return 0;
 }
 
-int proto_sockets(const char *proto)
+/* Field @col of @proto's line in /proc/net/protocols: 0 size, 1 sockets,
+ * 2 memory (pages); -1 when absent.
+ */
+static long proto_field(const char *proto, int col)
 {
 	char buf[16384], *line, *save = NULL;
 	char name[32];
-	int sockets;
+	long v[3];
 
 	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%31s %*u %d", name, &sockets) == 2 && !strcmp(name, proto))
-			return sockets;
+		if (sscanf(line, "%31s %ld %ld %ld", name, &v[0], &v[1], &v[2]) == 4 &&
+		    !strcmp(name, proto))
+			return v[col];
 	}
 	return -1;
 }
 
+int proto_sockets(const char *proto)
+{
+	return (int)proto_field(proto, 1);
+}
+
 long proto_pages(const char *proto)
 {
-	char buf[16384], *line, *save = NULL;
-	char name[32];
-	long pages;
-
-	if (read_file("/proc/net/protocols", buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%31s %*u %*d %ld", name, &pages) == 2 && !strcmp(name, proto))
-			return pages;
-	}
-	return -1;
+	return proto_field(proto, 2);
 }
 
 uint32_t quic_version_of(int fd)
