@@ -47,6 +47,28 @@ static void quic_conn_rcvbuf(struct sock *sk)
 	quic_stream_set_peer_mem_limit(quic_streams(sk), READ_ONCE(sk->sk_rcvbuf));
 }
 
+/**
+ * quic_conn_update_params - take changed transport parameters into use
+ * @sk: the socket, owned by the caller
+ *
+ * A client after connect() and an accepted socket before its handshake may
+ * still change their transport parameters, and a client the remembered
+ * ones of its peer (QUIC_SOCKOPT_TRANSPORT_PARAM): what connect() or
+ * accept() derived from them is derived again. Nothing to do before.
+ *
+ * Return: 0, or -ENOMEM (a client's Initial keys of the other version).
+ */
+int quic_conn_update_params(struct sock *sk)
+{
+	sock_owned_by_me(sk);
+	if (!quic_is_establishing(sk))
+		return 0;
+	quic_conn_rcvbuf(sk);
+	quic_conn_apply_remote(sk);
+	/* disable_compatible_version decides whether they are needed. */
+	return quic_paths(sk)->serv ? 0 : quic_version_prepare(sk);
+}
+
 /* Bind the active path to @a (port 0: pick one); on failure nothing changes. */
 static int quic_conn_bind_path(struct sock *sk, const union quic_addr *a)
 {

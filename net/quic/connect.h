@@ -14,6 +14,7 @@ struct sock;
 int quic_conn_bind(struct sock *sk, struct sockaddr *addr, int addr_len);
 int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len);
 int quic_conn_listen(struct socket *sock, int backlog);
+int quic_conn_update_params(struct sock *sk);
 struct sock *quic_conn_accept(struct sock *sk, struct proto_accept_arg *arg);
 
 #endif /* __net_quic_connect_h__ */

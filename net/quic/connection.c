@@ -644,6 +644,10 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 	sock_owned_by_me(sk);
 	if ((!quic_is_establishing(sk) && !quic_is_established(sk)) || !scid)
 		return -EINVAL;
+	/* The parameters are final: the ticket key is bound to them. */
+	err = quic_ticket_key_settle(sk);
+	if (err)
+		return err;
 	params = kzalloc(sizeof(*params), GFP_KERNEL);
 	if (!params)
 		return -ENOMEM;

@@ -27,6 +27,7 @@
 #include "receive.h"
 #include "socket.h"
 #include "sockmsg.h"
+#include "ticket.h"
 #include "transmit.h"
 
 static DEFINE_PER_CPU(int, quic_memory_per_cpu_fw_alloc);
@@ -85,11 +86,12 @@ static bool quic_is_bool(u8 v)
 
 /**
  * quic_config_validate - check a socket configuration from userspace
- * @c: the configuration (zero version and RTT already replaced by defaults)
+ * @c: the configuration, the caller's fields merged into the socket's
  *
  * Return: 0, or -EINVAL for an unknown version, congestion algorithm or
  * cipher, an initial RTT outside 1 ms..60 s, a PLPMTUD probe interval below
- * 5 s (0 disables probing), flags other than 0/1 or non-zero reserved bytes.
+ * 5 s (0 disables probing), validate_peer_address or stream_data_nodelay
+ * other than 0/1, certificate_request above 2, or non-zero reserved bytes.
  */
 int quic_config_validate(const struct quic_config *c)
 {
@@ -112,8 +114,11 @@ int quic_config_validate(const struct quic_config *c)
 		return -EINVAL;
 	if (c->plpmtud_probe_interval && c->plpmtud_probe_interval < QUIC_MIN_PROBE_INTERVAL)
 		return -EINVAL;
+	/* receive_session_ticket is a number of seconds to wait (draft-lxin-
+	 * quic-socket-apis); certificate_request 0 ignore, 1 request, 2 require.
+	 */
 	if (!quic_is_bool(c->validate_peer_address) || !quic_is_bool(c->stream_data_nodelay) ||
-	    !quic_is_bool(c->receive_session_ticket) || !quic_is_bool(c->certificate_request))
+	    c->certificate_request > 2)
 		return -EINVAL;
 	if (memchr_inv(c->reserved, 0, sizeof(c->reserved)))
 		return -EINVAL;
@@ -304,74 +309,177 @@ static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int o
 }
 
 /* Later upstream headers dropped the trailing reserved field of struct
- * quic_transport_param: programs built against them pass 56 bytes.
+ * quic_transport_param: programs built against them pass 56 bytes; the
+ * draft's layout has four reserved u64s (88 bytes). Whatever follows our
+ * fields is reserved: ignored.
  */
 #define QUIC_TRANSPORT_PARAM_SHORT	offsetof(struct quic_transport_param, reserved)
 static_assert(QUIC_TRANSPORT_PARAM_SHORT == 56);
 
+/*
+ * draft-lxin-quic-socket-apis: programs fill a zeroed structure with the
+ * values they care about. A zero field leaves the value as it is; a
+ * non-zero flag sets the flag (their default is off, and once on they
+ * stay on).
+ */
+static void quic_param_merge(struct quic_transport_param *to,
+			     const struct quic_transport_param *p)
+{
+	if (p->disable_active_migration)
+		to->disable_active_migration = 1;
+	if (p->grease_quic_bit)
+		to->grease_quic_bit = 1;
+	if (p->stateless_reset)
+		to->stateless_reset = 1;
+	if (p->disable_1rtt_encryption)
+		to->disable_1rtt_encryption = 1;
+	if (p->disable_compatible_version)
+		to->disable_compatible_version = 1;
+	if (p->active_connection_id_limit)
+		to->active_connection_id_limit = p->active_connection_id_limit;
+	if (p->ack_delay_exponent)
+		to->ack_delay_exponent = p->ack_delay_exponent;
+	if (p->max_datagram_frame_size)
+		to->max_datagram_frame_size = p->max_datagram_frame_size;
+	if (p->max_udp_payload_size)
+		to->max_udp_payload_size = p->max_udp_payload_size;
+	if (p->max_idle_timeout)
+		to->max_idle_timeout = p->max_idle_timeout;
+	if (p->max_ack_delay)
+		to->max_ack_delay = p->max_ack_delay;
+	if (p->max_streams_bidi)
+		to->max_streams_bidi = p->max_streams_bidi;
+	if (p->max_streams_uni)
+		to->max_streams_uni = p->max_streams_uni;
+	if (p->max_data)
+		to->max_data = p->max_data;
+	if (p->max_stream_data_bidi_local)
+		to->max_stream_data_bidi_local = p->max_stream_data_bidi_local;
+	if (p->max_stream_data_bidi_remote)
+		to->max_stream_data_bidi_remote = p->max_stream_data_bidi_remote;
+	if (p->max_stream_data_uni)
+		to->max_stream_data_uni = p->max_stream_data_uni;
+}
+
+/*
+ * Whether transport parameters may still change: before connect() or
+ * listen(); on a listener, for the connections it accepts from then on;
+ * and until the handshake takes them: ours until they are encoded for the
+ * TLS library (an accepted socket's also until its ticket key, bound to
+ * them, was derived), the peer's remembered ones (a client's, for 0-RTT)
+ * until the peer's own arrive.
+ */
+static bool quic_sock_param_open(struct sock *sk, bool remote)
+{
+	struct quic_sock *qs = quic_sk(sk);
+
+	if (quic_is_closed(sk))
+		return true;
+	if (quic_is_listen(sk))
+		return !remote;
+	if (!quic_is_establishing(sk))
+		return false;
+	if (remote)
+		return !quic_paths(sk)->serv && !qs->remote_param_set;
+	if (qs->local_param_sent)
+		return false;
+	return !quic_paths(sk)->serv || qs->ticket_unsettled || !quic_ticket(sk)->len;
+}
+
 static int quic_sock_set_param(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
-	struct quic_transport_param p = {};
+	struct quic_transport_param p = {}, merged, *to;
 	int err;
 
-	if (optlen != sizeof(p) && optlen != QUIC_TRANSPORT_PARAM_SHORT)
+	if (optlen < QUIC_TRANSPORT_PARAM_SHORT)
 		return -EINVAL;
-	if (copy_from_sockptr(&p, optval, optlen))
+	if (copy_from_sockptr(&p, optval, QUIC_TRANSPORT_PARAM_SHORT))
 		return -EFAULT;
-	err = quic_param_validate(&p);
-	if (err)
-		return err;
-	if (!quic_is_closed(sk))
+	p.remote = !!p.remote;
+	if (!quic_sock_param_open(sk, p.remote))
 		return -EISCONN;
 
 	/* Remote values are remembered ones, set for 0-RTT resumption. */
-	*(p.remote ? quic_remote_param(sk) : quic_local_param(sk)) = p;
+	to = p.remote ? quic_remote_param(sk) : quic_local_param(sk);
+	merged = *to;
+	quic_param_merge(&merged, &p);
+	err = quic_param_validate(&merged);
+	if (err)
+		return err;
+	*to = merged;
 	if (p.remote)
 		quic_sk(sk)->remote_remembered = 1;
-	return 0;
+	return quic_conn_update_params(sk);
 }
 
 /*
  * The later upstream layout of struct quic_config appends a u32
  * keepalive_probe_interval (microseconds) to the 24 bytes of ours: both
  * lengths are accepted, and a get returns the longer one to a buffer that
- * holds it.
+ * holds it. The draft's layout is 64 bytes, reserved from byte 21: a
+ * program built against it writes zero there, which leaves the keep-alive
+ * as it is.
  */
 #define QUIC_CONFIG_LONG	(sizeof(struct quic_config) + sizeof(u32))
 static_assert(QUIC_CONFIG_LONG == 28);
 
+static void quic_config_merge(struct quic_config *to, const struct quic_config *c)
+{
+	if (c->version)
+		to->version = c->version;
+	if (c->plpmtud_probe_interval)
+		to->plpmtud_probe_interval = c->plpmtud_probe_interval;
+	if (c->initial_smoothed_rtt)
+		to->initial_smoothed_rtt = c->initial_smoothed_rtt;
+	if (c->payload_cipher_type)
+		to->payload_cipher_type = c->payload_cipher_type;
+	if (c->congestion_control_algo)
+		to->congestion_control_algo = c->congestion_control_algo;
+	if (c->validate_peer_address)
+		to->validate_peer_address = 1;
+	if (c->stream_data_nodelay)
+		to->stream_data_nodelay = 1;
+	if (c->receive_session_ticket)
+		to->receive_session_ticket = c->receive_session_ticket;
+	if (c->certificate_request)
+		to->certificate_request = c->certificate_request;
+}
+
 static int quic_sock_set_config(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
+	struct quic_config c = {}, in;
 	u32 keepalive = 0;
-	struct quic_config c;
 	int err;
 
-	if (optlen != sizeof(c) && optlen != QUIC_CONFIG_LONG)
+	if (optlen < sizeof(c))
 		return -EINVAL;
-	if (copy_from_sockptr(&c, optval, sizeof(c)))
+	if (copy_from_sockptr(&in, optval, sizeof(in)))
 		return -EFAULT;
-	if (optlen == QUIC_CONFIG_LONG &&
-	    copy_from_sockptr_offset(&keepalive, optval, sizeof(c), sizeof(keepalive)))
+	if (optlen >= QUIC_CONFIG_LONG &&
+	    copy_from_sockptr_offset(&keepalive, optval, sizeof(in), sizeof(keepalive)))
 		return -EFAULT;
 	if (keepalive && keepalive < QUIC_MIN_KEEPALIVE_INTERVAL)
 		return -EINVAL;
-	/* Zero means "the default" for the fields that cannot be zero. */
-	if (!c.version)
-		c.version = QUIC_VERSION_V1;
-	if (!c.initial_smoothed_rtt)
-		c.initial_smoothed_rtt = QUIC_RTT_INIT;
+	if (!quic_sock_param_open(sk, false))
+		return -EISCONN;
+	/* Once connecting, the Initial keys of the version are in place. */
+	if (in.version && in.version != quic_config(sk)->version &&
+	    !quic_is_closed(sk) && !quic_is_listen(sk))
+		return -EISCONN;
+
+	c = *quic_config(sk);
+	quic_config_merge(&c, &in);
 	err = quic_config_validate(&c);
 	if (err)
 		return err;
-	if (!quic_is_closed(sk))
-		return -EISCONN;
-
+	/* Validated: the algorithm and the initial RTT are acceptable. */
+	err = quic_cong_set_config(quic_cong(sk), &c);
+	if (err)
+		return err;
 	*quic_config(sk) = c;
-	/* A program of the shorter layout knows nothing of the keep-alive. */
-	if (optlen == QUIC_CONFIG_LONG)
+	if (keepalive)
 		quic_sk(sk)->keepalive_interval = keepalive;
-	/* Validated above: the algorithm and the initial RTT are acceptable. */
-	return quic_cong_set_config(quic_cong(sk), &c);
+	return 0;
 }
 
 static int quic_sock_set_data(struct quic_data *d, sockptr_t optval, unsigned int optlen,
@@ -472,6 +580,8 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		break;
 	case QUIC_SOCKOPT_SESSION_TICKET:
 		err = quic_sock_set_data(quic_ticket(sk), optval, optlen, QUIC_TICKET_MAX_LEN);
+		if (!err)	/* the application's own key, used as it is */
+			quic_sk(sk)->ticket_unsettled = 0;
 		break;
 	case QUIC_SOCKOPT_ALPN:
 		err = quic_sock_set_alpn(sk, optval, optlen);
@@ -675,7 +785,10 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 			err = quic_sock_get_data(quic_token(sk), len, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_SESSION_TICKET:
-		err = quic_sock_get_data(quic_ticket(sk), len, optval, optlen);
+		/* An accepted socket's key leaves bound to its parameters. */
+		err = quic_ticket_key_settle(sk);
+		if (!err)
+			err = quic_sock_get_data(quic_ticket(sk), len, optval, optlen);
 		if (!err)
 			WRITE_ONCE(quic_sk(sk)->ticket_new, 0);
 		break;

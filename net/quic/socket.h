@@ -101,6 +101,9 @@ enum quic_state {
  * @remote_remembered: client: @remote_param holds remembered values, set
  *	before connect(): stream data may be written before the handshake
  *	(it goes in 0-RTT packets if the TLS library offers early data)
+ * @ticket_unsettled: accepted socket: @ticket still holds its listener's
+ *	key, from which its own is derived once its transport parameters are
+ *	final (ticket.c)
  * @early: client: &enum quic_early_state of the 0-RTT data
  * @initial_alt: Initial keys of the other version (version.c): a client's
  *	ready to switch, a server's of the original version after switching
@@ -167,6 +170,7 @@ struct quic_sock {
 	u8				remote_param_set:1;
 	u8				local_param_sent:1;
 	u8				remote_remembered:1;
+	u8				ticket_unsettled:1;
 	u8				early:2;
 	struct quic_crypto		*initial_alt;
 	u32				orig_version;

@@ -165,26 +165,58 @@ VISIBLE_IF_QUIC_KUNIT void quic_ticket_key_derive(const u8 *key, u32 keylen, u32
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_ticket_key_derive);
 
 /**
- * quic_ticket_key_bind - give an accepted connection its ticket key
- * @newsk: the new socket, owned, its version and transport parameters set
+ * quic_ticket_key_bind - give an accepted connection its listener's ticket key
+ * @newsk: the new socket, owned
  * @sk: its listener, owned
+ *
+ * The key an accepted socket uses is derived from the listener's, its
+ * original version and its transport parameters; the application may
+ * still change those parameters before the handshake (draft-lxin-quic-
+ * socket-apis, QUIC_SOCKOPT_TRANSPORT_PARAM), so the listener's key is
+ * only copied here and quic_ticket_key_settle() derives the connection's.
  *
  * Return: 0, or -ENOMEM; a listener without a key leaves none.
  */
 int quic_ticket_key_bind(struct sock *newsk, struct sock *sk)
 {
 	struct quic_data *key = quic_ticket(sk);
-	u8 out[QUIC_TICKET_KEY_LEN];
 	int err;
 
 	sock_owned_by_me(newsk);
 	if (!key->len)
 		return 0;
-	quic_ticket_key_derive(key->data, key->len, quic_config(newsk)->version,
-			       quic_local_param(newsk), out);
-	quic_data_free(quic_ticket(newsk));
-	err = quic_data_dup(quic_ticket(newsk), out, sizeof(out), GFP_KERNEL);
+	err = quic_data_dup(quic_ticket(newsk), key->data, key->len, GFP_KERNEL);
+	if (!err)
+		quic_sk(newsk)->ticket_unsettled = 1;
+	return err;
+}
+
+/**
+ * quic_ticket_key_settle - derive an accepted connection's ticket key
+ * @sk: the socket, owned by the caller
+ *
+ * Called before the key leaves the kernel (QUIC_SOCKOPT_SESSION_TICKET)
+ * and when our transport parameters are encoded for the TLS library: the
+ * parameters the key is bound to cannot change after either. Nothing to
+ * do for a key already derived, or set by the application.
+ *
+ * Return: 0 or -ENOMEM (the listener's key is then kept, still unsettled).
+ */
+int quic_ticket_key_settle(struct sock *sk)
+{
+	struct quic_data *key = quic_ticket(sk);
+	u8 out[QUIC_TICKET_KEY_LEN];
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!quic_sk(sk)->ticket_unsettled)
+		return 0;
+	quic_ticket_key_derive(key->data, key->len, quic_sk(sk)->orig_version,
+			       quic_local_param(sk), out);
+	err = quic_data_dup(key, out, sizeof(out), GFP_KERNEL);
 	memzero_explicit(out, sizeof(out));
+	if (!err)
+		quic_sk(sk)->ticket_unsettled = 0;
 	return err;
 }
 

@@ -45,6 +45,7 @@ enum quic_early_state {
 int quic_ticket_ee_early_data(const u8 *p, u32 len);
 int quic_ticket_key_init(struct sock *sk);
 int quic_ticket_key_bind(struct sock *newsk, struct sock *sk);
+int quic_ticket_key_settle(struct sock *sk);
 int quic_ticket_early_offered(struct sock *sk);
 void quic_ticket_established(struct sock *sk);
 int quic_ticket_crypto_recv(struct sock *sk, const struct quic_frame_data *d);

@@ -464,6 +464,11 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	if (p->client_fixed_version)
 		conn_tp_set(test, p->client, CONN_TP_FIXED_VERSION, 1);
 	KUNIT_ASSERT_EQ(test, kernel_connect(p->client, &a.sa, conn_addr_len(c->family), 0), 0);
+	if (p->client_late)
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk,
+							     QUIC_SOCKOPT_TRANSPORT_PARAM,
+							     (void *)p->client_late,
+							     sizeof(*p->client_late)), 0);
 
 	/* ClientHello in the client's Initial; the server accepts it. */
 	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->client, QUIC_CRYPTO_INITIAL, chlo,
@@ -477,6 +482,11 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
 	if (p->server_waits_initials)
 		conn_wait_initials(test, p->client, p->server_waits_initials);
+	if (p->server_late)
+		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->server->sk,
+							     QUIC_SOCKOPT_TRANSPORT_PARAM,
+							     (void *)p->server_late,
+							     sizeof(*p->server_late)), 0);
 	if (p->server_pref)
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->server->sk,
 							     QUIC_SOCKOPT_CONNECTION_MIGRATION,

@@ -54,6 +54,9 @@ struct conn_case {
  *	@idle_timeout
  * @client_idle: the client's max_idle_timeout, microseconds (0: none)
  * @listen_idle: the listener's max_idle_timeout, microseconds (0: none)
+ * @client_late: transport parameters the client sets after connect(),
+ *	before its handshake (zero fields leave values as they are; NULL: none)
+ * @server_late: the same for the accepted socket, before its handshake
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -84,6 +87,8 @@ struct conn_pair {
 	u8 idle_each;
 	u32 client_idle;
 	u32 listen_idle;
+	const struct quic_transport_param *client_late;
+	const struct quic_transport_param *server_late;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

@@ -487,19 +487,26 @@ static void socket_config_later_layout_carries_the_keepalive(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONFIG, &out, &len), 0);
 	KUNIT_EXPECT_EQ(test, len, 24U);
 
-	/* The shorter layout keeps the interval; other lengths are refused. */
+	/* Layouts too short for the interval keep it; longer ones (the
+	 * draft's is 64 bytes) are read up to it.
+	 */
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in.c, 24), 0);
 	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
-	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 27), -EINVAL);
-	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 32), -EINVAL);
+	in.keepalive = 300000;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 27), 0);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
+	in.beyond = 0xffffffff;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 32), 0);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 300000U);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 23), -EINVAL);
 
-	/* Under 100 ms is refused; 0 turns it off. */
+	/* Under 100 ms is refused; 0 leaves it as it is. */
 	in.keepalive = 99999;
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 28), -EINVAL);
-	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 250000U);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 300000U);
 	in.keepalive = 0;
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, 28), 0);
-	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 0U);
+	KUNIT_EXPECT_EQ(test, quic_sk(sk)->keepalive_interval, 300000U);
 }
 
 static void socket_config_round_trip(struct kunit *test)
@@ -525,12 +532,16 @@ static void socket_config_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_cong_algo(quic_cong(sk)), QUIC_CONG_ALG_CUBIC);
 	KUNIT_EXPECT_EQ(test, quic_cong_smoothed_rtt(quic_cong(sk)), 100000U);
 
-	/* Zero version and RTT mean the defaults. */
-	in.version = 0;
-	in.initial_smoothed_rtt = 0;
+	/* draft-lxin-quic-socket-apis: a zero field leaves its value. */
+	memset(&in, 0, sizeof(in));
+	in.stream_data_nodelay = 1;
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &in, sizeof(in)), 0);
-	KUNIT_EXPECT_EQ(test, quic_config(sk)->version, QUIC_VERSION_V1);
-	KUNIT_EXPECT_EQ(test, quic_config(sk)->initial_smoothed_rtt, 333000U);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->version, QUIC_VERSION_V2);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->initial_smoothed_rtt, 100000U);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->congestion_control_algo, QUIC_CONG_ALG_CUBIC);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->validate_peer_address, 1);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->stream_data_nodelay, 1);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->receive_session_ticket, 1);
 }
 
 static void socket_config_rejects_bad_values(struct kunit *test)
@@ -551,9 +562,19 @@ static void socket_config_rejects_bad_values(struct kunit *test)
 	EXPECT_CONFIG_EINVAL(payload_cipher_type, TLS_CIPHER_AES_CCM_128 + 100);
 	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 999);
 	EXPECT_CONFIG_EINVAL(plpmtud_probe_interval, 1000);
-	EXPECT_CONFIG_EINVAL(validate_peer_address, 2);
-	EXPECT_CONFIG_EINVAL(reserved[2], 1);
+	EXPECT_CONFIG_EINVAL(certificate_request, 3);
 #undef EXPECT_CONFIG_EINVAL
+
+	/* Reserved bytes are ignored, not refused; a non-zero flag sets it
+	 * (draft-lxin-quic-socket-apis, "!0: enabled").
+	 */
+	c = good;
+	c.reserved[2] = 1;
+	c.validate_peer_address = 2;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, sizeof(c)), 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->reserved[2], 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->validate_peer_address, 1);
+	good.validate_peer_address = 1;
 
 	/* Short and oversized option lengths. */
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &good,
@@ -566,8 +587,9 @@ static void socket_config_rejects_bad_values(struct kunit *test)
 }
 
 /* Programs built against later upstream headers pass the 56-byte layout of
- * struct quic_transport_param (no trailing reserved field): accepted both
- * ways; other sizes are not.
+ * struct quic_transport_param (no trailing reserved field), those built
+ * from the draft an 88-byte one: both accepted, what follows our fields
+ * ignored; shorter ones are refused.
  */
 static void socket_transport_param_accepts_the_56_byte_layout(struct kunit *test)
 {
@@ -579,8 +601,14 @@ static void socket_transport_param_accepts_the_56_byte_layout(struct kunit *test
 			0);
 	p.max_streams_bidi = 7;
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 56), 0);
-	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 60),
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 55),
 			-EINVAL);
+	p.max_streams_bidi = 8;
+	p.reserved = U64_MAX;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 60), 0);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->reserved, 0);
+	p.max_streams_bidi = 7;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, 56), 0);
 	memset(&p, 0, sizeof(p));
 	len = 56;
 	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p, &len),
@@ -644,9 +672,8 @@ static void socket_transport_param_rejects_rfc_violations(struct kunit *test)
 	EXPECT_PARAM_EINVAL(max_udp_payload_size, 65528);
 	EXPECT_PARAM_EINVAL(max_data, 1ULL << 62);
 	EXPECT_PARAM_EINVAL(max_stream_data_uni, U64_MAX);
-	EXPECT_PARAM_EINVAL(disable_active_migration, 2);
-	EXPECT_PARAM_EINVAL(reserved, 1);
 #undef EXPECT_PARAM_EINVAL
+	KUNIT_EXPECT_MEMEQ(test, quic_local_param(sk), &good, sizeof(good));
 
 	p = good;
 	p.ack_delay_exponent = 20;
@@ -655,8 +682,51 @@ static void socket_transport_param_rejects_rfc_violations(struct kunit *test)
 	/* The limits themselves pass; the rules are quic_param_validate()'s. */
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
 						     sizeof(p)), 0);
-	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
-						     sizeof(p) + 1), -EINVAL);
+
+	/* draft-lxin-quic-socket-apis: programs set only the fields they
+	 * care about in a zeroed structure; the others keep their values,
+	 * a non-zero flag sets it, reserved bytes are ignored.
+	 */
+	memset(&p, 0, sizeof(p));
+	p.max_datagram_frame_size = 1400;
+	p.disable_active_migration = 2;
+	p.reserved = 1;
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p) + 1), 0);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_datagram_frame_size, 1400);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->disable_active_migration, 1);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->reserved, 0);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->ack_delay_exponent, 20);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_udp_payload_size, 1200);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_data, good.max_data);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->active_connection_id_limit,
+			good.active_connection_id_limit);
+}
+
+/*
+ * draft-lxin-quic-socket-apis, Appendix D: a server configures its listener
+ * after listen(); the connections it accepts from then on inherit it. A
+ * listener has no peer: remembered remote parameters are refused.
+ */
+static void socket_listener_takes_config_and_params_after_listen(struct kunit *test)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_DGRAM);
+	struct quic_transport_param p = { .max_streams_uni = 11 };
+	struct quic_config c = { .validate_peer_address = 1 };
+	union quic_addr addr;
+
+	quic_kunit_addr4(&addr, "0.0.0.0", 62991);
+	KUNIT_ASSERT_EQ(test, kernel_bind(sock, &addr.sa, sizeof(addr.v4)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 1), 0);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONFIG, &c,
+						     sizeof(c)), 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sock->sk)->validate_peer_address, 1);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p)), 0);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sock->sk)->max_streams_uni, 11);
+	p.remote = 1;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_TRANSPORT_PARAM, &p,
+						     sizeof(p)), -EISCONN);
 }
 
 static void socket_alpn_round_trip_and_limits(struct kunit *test)
@@ -942,6 +1012,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_transport_param_local_and_remote),
 	KUNIT_CASE(socket_transport_param_accepts_the_56_byte_layout),
 	KUNIT_CASE(socket_transport_param_rejects_rfc_violations),
+	KUNIT_CASE(socket_listener_takes_config_and_params_after_listen),
 	KUNIT_CASE(socket_alpn_round_trip_and_limits),
 	KUNIT_CASE(socket_token_and_ticket_round_trip),
 	KUNIT_CASE(socket_event_enable_disable),

@@ -371,6 +371,44 @@ static void tkt_listener_key_is_made_and_inherited(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clen, 0);
 }
 
+/*
+ * draft-lxin-quic-socket-apis: transport parameters may change on a client
+ * after connect() and on an accepted socket before its handshake, only the
+ * non-zero fields. Each peer sees the new values, and the accepted
+ * socket's ticket key is bound to the parameters it really sent.
+ */
+static void tkt_key_binds_params_changed_before_the_handshake(struct kunit *test)
+{
+	struct quic_transport_param client = { .max_streams_bidi = 9 };
+	struct quic_transport_param server = { .max_data = 3 << 20, .max_streams_uni = 5 };
+	struct conn_pair p = { .client_late = &client, .server_late = &server };
+	u8 lkey[128], skey[128], want[QUIC_TICKET_KEY_LEN];
+	unsigned int llen = sizeof(lkey), slen = sizeof(skey);
+
+	conn_handshake(test, &tkt_v4, 4849, &p);
+	KUNIT_EXPECT_EQ(test, quic_remote_param(p.server->sk)->max_streams_bidi, 9);
+	KUNIT_EXPECT_EQ(test, quic_remote_param(p.client->sk)->max_data, 3ULL << 20);
+	KUNIT_EXPECT_EQ(test, quic_remote_param(p.client->sk)->max_streams_uni, 5);
+	/* Fields left at zero kept the server's values. */
+	KUNIT_EXPECT_EQ(test, quic_local_param(p.server->sk)->max_streams_bidi,
+			quic_local_param(p.lsock->sk)->max_streams_bidi);
+	KUNIT_EXPECT_NE(test, quic_local_param(p.server->sk)->max_stream_data_uni, 0);
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.lsock->sk, QUIC_SOCKOPT_SESSION_TICKET,
+						     lkey, &llen), 0);
+	KUNIT_ASSERT_EQ(test, quic_kernel_getsockopt(p.server->sk, QUIC_SOCKOPT_SESSION_TICKET,
+						     skey, &slen), 0);
+	KUNIT_ASSERT_EQ(test, slen, QUIC_TICKET_KEY_LEN);
+	quic_ticket_key_derive(lkey, llen, QUIC_VERSION_V1, quic_local_param(p.server->sk), want);
+	KUNIT_EXPECT_MEMEQ(test, skey, want, slen);
+
+	/* Encoded for TLS and keyed: no more changes. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(p.server->sk, QUIC_SOCKOPT_TRANSPORT_PARAM,
+						     &server, sizeof(server)), -EISCONN);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(p.client->sk, QUIC_SOCKOPT_TRANSPORT_PARAM,
+						     &client, sizeof(client)), -EISCONN);
+}
+
 /* Whether @t derives another version 1 key from @key than @base. */
 static bool tkt_key_moves(const u8 *key, u32 keylen, const struct quic_transport_param *t,
 			  const u8 *base)
@@ -697,6 +735,7 @@ static struct kunit_case tkt_test_cases[] = {
 	KUNIT_CASE(tkt_listener_key_is_made_and_inherited),
 	KUNIT_CASE(tkt_listener_keeps_a_key_the_application_set),
 	KUNIT_CASE(tkt_connection_key_binds_version_and_remembered_limits),
+	KUNIT_CASE(tkt_key_binds_params_changed_before_the_handshake),
 	KUNIT_CASE(tkt_zero_rtt_accepted_arrives_before_the_handshake_ends),
 	KUNIT_CASE(tkt_zero_rtt_rejected_is_sent_again_as_1rtt),
 	{}
