@@ -831,8 +831,12 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 	c->data[0] = type;
 	if (len)
 		memcpy(c->data + 1, payload, len);
+	/* Ahead of data, behind other events; a DATAGRAM the application
+	 * has begun to read is finished first (its next read goes on).
+	 */
 	list_for_each_entry(pos, &inq->readq, list)
-		if (pos->type != QUIC_INQ_EVENT)
+		if (pos->type != QUIC_INQ_EVENT &&
+		    !(pos->type == QUIC_INQ_DATAGRAM && pos->read))
 			break;
 	list_add_tail(&c->list, &pos->list);
 	inq->events++;
@@ -887,6 +891,21 @@ static struct quic_inq_chunk *quic_inq_head(struct quic_inq *inq)
 	return NULL;
 }
 
+/**
+ * quic_inq_head_type - what the next read would return
+ * @inq: the queue
+ *
+ * Return: the &enum quic_inq_type of the head message, or -EAGAIN when
+ * nothing is readable.
+ */
+int quic_inq_head_type(struct quic_inq *inq)
+{
+	struct quic_inq_chunk *c = quic_inq_head(inq);
+
+	return c ? c->type : -EAGAIN;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_type);
+
 /*
  * Copy the head message of the delivery queue to @to. With @take the
  * message is taken: what was copied leaves the queue and stream bytes are
@@ -907,13 +926,20 @@ static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
 	ri->level = first->level;
 	ri->stream_id = first->id;
 	if (first->type == QUIC_INQ_DATAGRAM || first->type == QUIC_INQ_EVENT) {
-		/* One whole message, truncated to @to. */
-		want = min_t(size_t, first->len, iov_iter_count(to));
-		if (copy_to_iter(first->data, want, to) < want)
+		/* One message, or as much of its rest as @to holds: the next
+		 * call goes on with what is left (draft-lxin-quic-socket-apis,
+		 * sendmsg() and recvmsg(): MSG_EOR marks the end).
+		 */
+		left = first->len - first->read;
+		want = min(left, iov_iter_count(to));
+		if (copy_to_iter(first->data + first->read, want, to) < want)
 			return -EFAULT;
-		ri->trunc = want < first->len;
-		if (take)
-			quic_inq_chunk_free(inq, first);
+		ri->trunc = want < left;
+		if (take) {
+			first->read += want;
+			if (!ri->trunc)
+				quic_inq_chunk_free(inq, first);
+		}
 		return want;
 	}
 
@@ -958,9 +984,9 @@ static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
  * oldest first), anything else staying queued.
  * One call returns one message: bytes of one stream (stopping after its
  * last byte, @ri->fin then set), bytes of one CRYPTO level, or one whole
- * DATAGRAM or notification (its rest discarded, @ri->trunc set, when @to
- * is too short).
- * Stream and CRYPTO chunks read in part keep the rest for the next call.
+ * DATAGRAM or notification, or as much of it as @to holds (@ri->trunc
+ * then set: the next call returns more of it).
+ * Chunks read in part keep the rest for the next call.
  * Stream bytes read are passed to quic_stream_recv_consume(), which may
  * make MAX_STREAM_DATA due, and to the connection window, which may make
  * MAX_DATA due (RFC 9000 Section 4.2); @ri tells the caller what to send.
@@ -1002,8 +1028,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_continues);
  *
  * recvmsg(MSG_PEEK): the same bytes quic_inq_read() would return, but
  * nothing is consumed, freed or accounted, so the next read returns them
- * again. A DATAGRAM or notification too long for @to sets @ri->trunc and
- * stays whole in the queue.
+ * again. A DATAGRAM or notification too long for @to sets @ri->trunc.
  *
  * Return: bytes copied, -EAGAIN when nothing is queued, -EFAULT when
  * nothing could be copied.

@@ -192,7 +192,7 @@ struct quic_inq {
  * @level: CRYPTO: encryption level, for a QUIC_HANDSHAKE_INFO cmsg
  * @stream_id: STREAM: stream ID, for a QUIC_STREAM_INFO cmsg
  * @fin: STREAM: the last byte of the stream was read (MSG_STREAM_FIN)
- * @trunc: DATAGRAM or EVENT: the message did not fit and its rest was discarded
+ * @trunc: DATAGRAM or EVENT: the message did not fit; the rest stays queued
  * @stream_update: STREAM: send MAX_STREAM_DATA for @stream_id with @max_stream_data
  * @conn_update: send MAX_DATA with @max_data
  * @max_stream_data: new stream limit, valid with @stream_update
@@ -316,6 +316,7 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri);
 int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri);
+int quic_inq_head_type(struct quic_inq *inq);
 bool quic_inq_head_continues(struct quic_inq *inq, const struct quic_inq_rinfo *ri);
 int quic_inq_read_buf(struct quic_inq *inq, struct quic_stream_table *t, void *buf, u32 len,
 		      struct quic_inq_rinfo *ri);

@@ -1266,16 +1266,18 @@ static void conn_recv_peek_leaves_the_data_queued(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, buf, text, sizeof(text));
 	KUNIT_EXPECT_TRUE(test, si.stream_flags & MSG_STREAM_FIN);
 
-	/* A DATAGRAM: peeked short (truncated), then read whole. */
+	/* A DATAGRAM: peeked short (no MSG_EOR: more to come), then read
+	 * whole, with MSG_EOR.
+	 */
 	KUNIT_ASSERT_EQ(test, conn_send(p.client, 0, NULL, 0, text, sizeof(text), MSG_DATAGRAM),
 			sizeof(text));
 	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, 4, MSG_PEEK, &mflags), 4);
 	KUNIT_EXPECT_TRUE(test, mflags & MSG_DATAGRAM);
-	KUNIT_EXPECT_TRUE(test, mflags & MSG_TRUNC);
+	KUNIT_EXPECT_FALSE(test, mflags & MSG_EOR);
 	KUNIT_ASSERT_EQ(test, conn_recv_flags(p.server, &si, buf, sizeof(buf), 0, &mflags),
 			sizeof(text));
 	KUNIT_EXPECT_TRUE(test, mflags & MSG_DATAGRAM);
-	KUNIT_EXPECT_FALSE(test, mflags & MSG_TRUNC);
+	KUNIT_EXPECT_TRUE(test, mflags & MSG_EOR);
 	KUNIT_EXPECT_MEMEQ(test, buf, text, sizeof(text));
 }
 

@@ -645,10 +645,14 @@ static void inqueue_datagram_read_as_one_message(struct kunit *test)
 	/* An empty datagram is a message of its own. */
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 0);
 	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_DATAGRAM);
-	/* Too short a buffer: the rest of the datagram is gone. */
+	/* Too short a buffer: the rest of the datagram comes next. */
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 4, &ri), 4);
 	KUNIT_EXPECT_MEMEQ(test, buf, a, 4);
 	KUNIT_EXPECT_TRUE(test, ri.trunc);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 6);
+	KUNIT_EXPECT_MEMEQ(test, buf, a + 4, 6);
+	KUNIT_EXPECT_FALSE(test, ri.trunc);
+	KUNIT_EXPECT_EQ(test, ri.type, QUIC_INQ_DATAGRAM);
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
 }
@@ -693,7 +697,7 @@ static void inqueue_events_overtake_data_in_their_own_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_inq_rmem(inq), 0U);
 }
 
-/* A notification read into a short buffer is cut (@ri->trunc); bad types
+/* A notification read into a short buffer comes in parts (@ri->trunc); bad types
  * are refused; the queue holds at most QUIC_INQ_EVENT_MAX and counts drops,
  * and a full receive buffer refuses them too.
  */
@@ -718,6 +722,8 @@ static void inqueue_event_queue_bounded_and_drop_counted(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, 5, &ri), 5);
 	KUNIT_EXPECT_TRUE(test, ri.trunc);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 20);
+	KUNIT_EXPECT_FALSE(test, ri.trunc);
 	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 25);
 	KUNIT_EXPECT_FALSE(test, ri.trunc);
 	while (quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri) > 0)
