@@ -324,7 +324,6 @@ int quic_conn_init(struct sock *sk, const struct quic_udp_ops *udp_ops)
 	quic_path_group_init(&qs->paths, udp_ops, false);
 
 	__skb_queue_head_init(&qs->pending);
-	qs->send_stream_id = -1;
 	quic_outq_init(&qs->outq, qs->space, &qs->cong, &qs->streams, false);
 	qs->outq.stream_acked = quic_conn_stream_acked;
 	qs->outq.stream_sent = quic_conn_stream_sent;

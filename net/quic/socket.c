@@ -298,7 +298,8 @@ static int quic_sock_set_event(struct sock *sk, sockptr_t optval, unsigned int o
 		return -EINVAL;
 	if (copy_from_sockptr(&opt, optval, sizeof(opt)))
 		return -EFAULT;
-	if (opt.type == QUIC_EVENT_NONE || opt.type > QUIC_EVENT_MAX || !quic_is_bool(opt.on))
+	/* Any non-zero "on" enables (draft-lxin-quic-socket-apis). */
+	if (opt.type == QUIC_EVENT_NONE || opt.type > QUIC_EVENT_MAX)
 		return -EINVAL;
 
 	if (opt.on)

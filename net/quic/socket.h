@@ -90,7 +90,6 @@ enum quic_state {
  *	(enum quic_xmit_notice bits)
  * @xmit_keep: while quic_xmit_close() sends, where it keeps a copy of the
  *	first datagram (close.c repeats it in the closing state)
- * @send_stream_id: stream of the last sendmsg() without QUIC_STREAM_INFO, or -1
  * @peer_scid: Source Connection ID of the peer's first Initial (RFC 9000 7.3)
  * @key_work: prepares the next 1-RTT key generation after a key update
  * @retry_work: client: derives the Initial keys again after a Retry
@@ -162,7 +161,6 @@ struct quic_sock {
 	u8				idle_sent:1;
 	u8				noticed;
 	struct sk_buff			**xmit_keep;
-	s64				send_stream_id;
 	struct quic_conn_id		peer_scid;
 	struct delayed_work		key_work;
 	struct work_struct		retry_work;

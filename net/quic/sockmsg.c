@@ -7,15 +7,19 @@
  *    CRYPTO frames at that encryption level (the TLS library's output);
  *  - with MSG_DATAGRAM in msg_flags: one DATAGRAM frame (RFC 9221);
  *  - otherwise stream data: the stream of a QUIC_STREAM_INFO control
- *    message (MSG_STREAM_NEW opens it, stream_id -1 picking the next one;
- *    MSG_STREAM_UNI for a unidirectional one; MSG_STREAM_FIN ends it;
- *    MSG_STREAM_DONTWAIT does not wait for a stream limit), or without one
- *    the stream used last, or a new bidirectional stream.
+ *    message, or without one of the flags argument (draft-lxin-quic-
+ *    socket-apis): stream ID -1 or none is a new stream with
+ *    MSG_STREAM_NEW (MSG_STREAM_UNI: unidirectional), otherwise the latest
+ *    opened stream we may send on; MSG_STREAM_FIN ends it;
+ *    MSG_STREAM_DONTWAIT does not wait for a stream limit.
  * recvmsg() returns one chunk of what arrived in order, with a
- * QUIC_HANDSHAKE_INFO control message (CRYPTO data and its level), a
- * QUIC_STREAM_INFO one (stream ID, MSG_STREAM_FIN on the last byte) or
- * MSG_DATAGRAM. Both honour O_NONBLOCK/MSG_DONTWAIT, SO_SNDTIMEO and
- * SO_RCVTIMEO, and signals.
+ * QUIC_HANDSHAKE_INFO control message (CRYPTO data and its level; without
+ * control message room, EINVAL), a QUIC_STREAM_INFO one (stream ID,
+ * MSG_STREAM_FIN on the last byte; without room, the flags in msg_flags)
+ * or MSG_DATAGRAM/MSG_NOTIFICATION. MSG_EOR marks the end of a datagram,
+ * a notification or a stream; a datagram or notification longer than the
+ * buffer continues on the next read. Both honour O_NONBLOCK/MSG_DONTWAIT,
+ * SO_SNDTIMEO and SO_RCVTIMEO, and signals.
  */
 
 #include <asm/ioctls.h>
@@ -39,6 +43,9 @@ struct quic_msg_info {
 	bool has_stream;
 };
 
+/* The fields of struct quic_stream_info before its reserved one. */
+#define QUIC_MSG_STREAM_INFO_LEN	offsetofend(struct quic_stream_info, stream_flags)
+
 static int quic_msg_parse(struct msghdr *msg, struct quic_msg_info *mi)
 {
 	struct cmsghdr *cmsg;
@@ -49,17 +56,21 @@ static int quic_msg_parse(struct msghdr *msg, struct quic_msg_info *mi)
 			return -EINVAL;
 		if (cmsg->cmsg_level != SOL_QUIC)
 			continue;
+		/* Structures of other header generations (the draft's
+		 * quic_handshake_info has seven reserved bytes): the fields
+		 * we know are taken, what follows them is reserved.
+		 */
 		switch (cmsg->cmsg_type) {
 		case QUIC_HANDSHAKE_INFO:
-			if (cmsg->cmsg_len != CMSG_LEN(sizeof(mi->hs)))
+			if (cmsg->cmsg_len < CMSG_LEN(sizeof(mi->hs)))
 				return -EINVAL;
 			memcpy(&mi->hs, CMSG_DATA(cmsg), sizeof(mi->hs));
 			mi->has_hs = true;
 			break;
 		case QUIC_STREAM_INFO:
-			if (cmsg->cmsg_len != CMSG_LEN(sizeof(mi->stream)))
+			if (cmsg->cmsg_len < CMSG_LEN(QUIC_MSG_STREAM_INFO_LEN))
 				return -EINVAL;
-			memcpy(&mi->stream, CMSG_DATA(cmsg), sizeof(mi->stream));
+			memcpy(&mi->stream, CMSG_DATA(cmsg), QUIC_MSG_STREAM_INFO_LEN);
 			mi->has_stream = true;
 			break;
 		default:
@@ -285,26 +296,26 @@ static struct quic_stream *quic_msg_stream(struct sock *sk, const struct quic_ms
 					   long *timeo)
 {
 	struct quic_stream_table *t = quic_streams(sk);
-	struct quic_sock *qs = quic_sk(sk);
 	u32 flags = mi->stream.stream_flags;
 	struct quic_stream *s;
 	s64 id;
 
-	if (mi->has_stream) {
-		id = mi->stream.stream_id;
-		if (id == -1 && (flags & MSG_STREAM_NEW))
+	/* draft-lxin-quic-socket-apis, Stream Information: ID -1 (or no ID:
+	 * no QUIC_STREAM_INFO) is a new stream with MSG_STREAM_NEW, otherwise
+	 * the latest opened stream, by either end, that we may send on. With
+	 * none open yet, a new one is opened rather than the write refused.
+	 */
+	id = mi->stream.stream_id;
+	if (!mi->has_stream || id == -1) {
+		if ((flags & MSG_STREAM_NEW) || t->latest < 0)
 			id = quic_stream_next_local_id(t, !!(flags & MSG_STREAM_UNI));
-	} else {
-		id = qs->send_stream_id;
-		if (id < 0)
-			id = quic_stream_next_local_id(t, false);
+		else
+			id = t->latest;
 	}
 
 	s = quic_msg_stream_get(sk, id, flags & MSG_STREAM_DONTWAIT,
 				flags & MSG_STREAM_SNDBLOCK, timeo);
-	if (!IS_ERR(s))
-		qs->send_stream_id = s->id;
-	else if (PTR_ERR(s) == -ENOENT)
+	if (IS_ERR(s) && PTR_ERR(s) == -ENOENT)
 		s = ERR_PTR(-EPIPE);	/* ended and released */
 	return s;
 }
@@ -479,14 +490,14 @@ int quic_msg_stop_sending_opt(struct sock *sk, sockptr_t optval, unsigned int op
 static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 				const struct quic_msg_info *mi, long timeo)
 {
-	bool fin = mi->has_stream && (mi->stream.stream_flags & MSG_STREAM_FIN);
+	bool fin = mi->stream.stream_flags & MSG_STREAM_FIN;
 	struct quic_stream *s;
 	size_t copied = 0;
 	u32 chunk;
 	s64 id;
 	int err;
 
-	if (mi->has_stream && (mi->stream.stream_flags & ~QUIC_MSG_STREAM_SEND_FLAGS))
+	if (mi->stream.stream_flags & ~QUIC_MSG_STREAM_SEND_FLAGS)
 		return -EINVAL;
 	if (!quic_msg_stream_ready(sk))
 		return -ENOTCONN;
@@ -561,6 +572,11 @@ int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		goto out;
 	}
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	/* Without QUIC_STREAM_INFO the stream flags come with the flags
+	 * argument (draft-lxin-quic-socket-apis, msghdr send side).
+	 */
+	if (!mi.has_stream)
+		mi.stream.stream_flags = msg->msg_flags & QUIC_MSG_STREAM_SEND_FLAGS;
 	if (mi.has_hs)
 		err = quic_msg_send_crypto(sk, msg, len, mi.hs.crypto_level);
 	else if (msg->msg_flags & MSG_DATAGRAM)
@@ -644,17 +660,26 @@ static void quic_msg_put_info(struct msghdr *msg, const struct quic_inq_rinfo *r
 		memset(&si, 0, sizeof(si));
 		si.stream_id = ri->stream_id;
 		si.stream_flags = ri->fin ? MSG_STREAM_FIN : 0;
-		put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
+		/* The stream's end is a message's end. Without control
+		 * message room the stream flags go to msg_flags instead
+		 * (draft-lxin-quic-socket-apis, msghdr receive side).
+		 */
+		if (ri->fin)
+			msg->msg_flags |= MSG_EOR;
+		if (msg->msg_controllen)
+			put_cmsg(msg, SOL_QUIC, QUIC_STREAM_INFO, sizeof(si), &si);
+		else
+			msg->msg_flags |= si.stream_flags;
 		break;
 	case QUIC_INQ_EVENT:
 		msg->msg_flags |= MSG_NOTIFICATION;
-		if (ri->trunc)
-			msg->msg_flags |= MSG_TRUNC;
+		if (!ri->trunc)
+			msg->msg_flags |= MSG_EOR;
 		break;
 	default:
 		msg->msg_flags |= MSG_DATAGRAM;
-		if (ri->trunc)
-			msg->msg_flags |= MSG_TRUNC;
+		if (!ri->trunc)
+			msg->msg_flags |= MSG_EOR;
 		break;
 	}
 }
@@ -730,6 +755,13 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 		goto out;
 	}
 
+	/* draft-lxin-quic-socket-apis, recv(): TLS messages come only with
+	 * a QUIC_HANDSHAKE_INFO control message to say their level.
+	 */
+	if (!msg->msg_controllen && quic_inq_head_type(quic_inq(sk)) == QUIC_INQ_CRYPTO) {
+		err = -EINVAL;
+		goto out;
+	}
 	if (flags & MSG_PEEK) {
 		err = quic_inq_peek(quic_inq(sk), &msg->msg_iter, &ri);
 		if (err >= 0)

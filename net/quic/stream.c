@@ -62,6 +62,7 @@ int quic_stream_table_init(struct quic_stream_table *t, bool is_serv, gfp_t gfp)
 	quic_stream_limits_init(&t->local, is_serv);
 	quic_stream_limits_init(&t->peer, !is_serv);
 	t->peer_mem_limit = U64_MAX;
+	t->latest = -1;
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_stream_table_init);
@@ -241,6 +242,8 @@ static struct quic_stream *quic_stream_create(struct quic_stream_table *t, s64 i
 	t->count++;
 	if (!local)
 		t->peer_mem += sizeof(*s);
+	if (quic_stream_id_send(id, t->is_serv))
+		t->latest = id;
 	return s;
 }
 

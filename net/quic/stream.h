@@ -131,6 +131,8 @@ struct quic_stream_params {
  * @peer_mem_limit: bound on @peer_mem (the socket's receive buffer)
  * @local_param: our transport parameters
  * @remote_param: the peer's transport parameters
+ * @latest: the stream opened last, by either end, that we may send on
+ *	(-1: none): where stream data without a stream ID goes
  */
 struct quic_stream_table {
 	struct hlist_head *hash;
@@ -144,6 +146,7 @@ struct quic_stream_table {
 	u64 peer_mem_limit;
 	struct quic_stream_params local_param;
 	struct quic_stream_params remote_param;
+	s64 latest;
 };
 
 /* Stream ID classification (RFC 9000 Section 2.1). */

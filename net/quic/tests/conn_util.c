@@ -477,6 +477,13 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, conn_sock_release, p->server), 0);
 	p->server->sk->sk_rcvtimeo = CONN_TIMEO;
 	p->server->sk->sk_sndtimeo = CONN_TIMEO;
+	if (p->bare_recv_einval) {
+		struct kvec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr msg = {};
+
+		p->bare_recv_seen = kernel_recvmsg(p->server, &msg, &iov, 1, sizeof(buf),
+						   0) == -EINVAL;
+	}
 	KUNIT_ASSERT_EQ(test, conn_recv_crypto(p->server, QUIC_CRYPTO_INITIAL, buf, sizeof(chlo)),
 			0);
 	KUNIT_ASSERT_MEMEQ(test, buf, chlo, sizeof(chlo));
@@ -496,8 +503,15 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	/* The server's flight: its parameters travel in EncryptedExtensions. */
 	KUNIT_ASSERT_EQ(test, conn_params_to(p->client, p->server), 0);
 	KUNIT_ASSERT_EQ(test, conn_secrets(p->server, false, QUIC_CRYPTO_HANDSHAKE, c->cipher), 0);
-	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_INITIAL, shlo,
-					       sizeof(shlo)), sizeof(shlo));
+	if (p->long_handshake_info) {
+		u8 hs[8] = { QUIC_CRYPTO_INITIAL, 0xff, 0xff };
+
+		KUNIT_ASSERT_EQ(test, conn_send(p->server, QUIC_HANDSHAKE_INFO, hs, sizeof(hs),
+						shlo, sizeof(shlo), 0), sizeof(shlo));
+	} else {
+		KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_INITIAL, shlo,
+						       sizeof(shlo)), sizeof(shlo));
+	}
 	KUNIT_ASSERT_EQ(test, conn_send_crypto(p->server, QUIC_CRYPTO_HANDSHAKE, sfin,
 					       sizeof(sfin)), sizeof(sfin));
 

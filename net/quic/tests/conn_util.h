@@ -57,6 +57,11 @@ struct conn_case {
  * @client_late: transport parameters the client sets after connect(),
  *	before its handshake (zero fields leave values as they are; NULL: none)
  * @server_late: the same for the accepted socket, before its handshake
+ * @bare_recv_einval: the accepted socket first reads the ClientHello with
+ *	no control message room: -EINVAL expected (@bare_recv_seen set)
+ * @long_handshake_info: the server sends its Initial with the 8-byte
+ *	struct quic_handshake_info of the socket API draft (reserved[7])
+ * @bare_recv_seen: set when @bare_recv_einval's read returned -EINVAL
  */
 struct conn_pair {
 	struct socket *lsock;
@@ -89,6 +94,9 @@ struct conn_pair {
 	u32 listen_idle;
 	const struct quic_transport_param *client_late;
 	const struct quic_transport_param *server_late;
+	u8 bare_recv_einval;
+	u8 long_handshake_info;
+	u8 bare_recv_seen;
 };
 
 void conn_addr(union quic_addr *a, int family, const char *ip, u16 port);

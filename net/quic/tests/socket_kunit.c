@@ -811,10 +811,11 @@ static void socket_event_enable_disable(struct kunit *test)
 	ev.type = QUIC_EVENT_END;
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)),
 			-EINVAL);
+	/* draft-lxin-quic-socket-apis: any non-zero "on" enables. */
 	ev.type = QUIC_EVENT_NEW_TOKEN;
 	ev.on = 2;
-	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)), 0);
+	KUNIT_EXPECT_TRUE(test, quic_event_enabled(sk, QUIC_EVENT_NEW_TOKEN));
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, 1), -EINVAL);
 }
 
