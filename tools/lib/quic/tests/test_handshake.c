@@ -1011,6 +1011,23 @@ static void test_misc(void)
 	flags = MSG_DONTWAIT;
 	result(quic_recvmsg(sfd, buf, sizeof(buf), &sid, &flags) == -1 && errno == EAGAIN,
 	       "quic_recvmsg() with nothing queued: -1, EAGAIN");
+
+	/* draft-lxin-quic-socket-apis: the flags are stream flags and
+	 * sendmsg()/recvmsg() flags at once; unknown ones are refused; the
+	 * stream ID pointer of quic_recvmsg() may be NULL (Appendix B).
+	 */
+	errno = 0;
+	result(quic_sendmsg(cfd, "x", 1, 4, MSG_STREAM_FIN | MSG_OOB) == -1 && errno == EINVAL,
+	       "quic_sendmsg() refuses a flag it does not know (MSG_OOB): EINVAL");
+	n = quic_sendmsg(cfd, "bye", 3, 8, MSG_STREAM_NEW | MSG_STREAM_FIN | MSG_DONTWAIT);
+	flags = MSG_DONTWAIT;
+	ret = quic_recvmsg(sfd, buf, sizeof(buf), NULL, &flags);
+	result(n == 3 && ret == 3 && (flags & MSG_STREAM_FIN),
+	       "quic_sendmsg() with MSG_DONTWAIT among its flags; quic_recvmsg() with sid NULL");
+	flags = MSG_DONTWAIT | MSG_OOB;
+	errno = 0;
+	result(quic_recvmsg(sfd, buf, sizeof(buf), &sid, &flags) == -1 && errno == EINVAL,
+	       "quic_recvmsg() refuses a flag it does not know (MSG_OOB): EINVAL");
 }
 
 static void test_alpn_sizes(void)
@@ -1076,7 +1093,7 @@ int main(int argc, char **argv)
 	quic_set_log_level(QUIC_LOG_DEBUG);
 	fake_install();
 	gnutls_global_init();
-	printf("KTAP version 1\n1..67\n");
+	printf("KTAP version 1\n1..70\n");
 
 	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++)
 		test_step_cipher(ciphers[i].name, ciphers[i].type);
