@@ -534,7 +534,7 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
 	if {'handshake', 'functional', 'resumption', 'alpnroute', 'netem', 'many', 'misuse',
-	    'kconsumer', 'perf', 'sysfuzz'} & set(names):
+	    'kconsumer', 'perf', 'sysfuzz', 'api'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
 	if {'netem', 'sysfuzz'} & set(names):
 		add_tc(arch, cfg, root, sysroots)

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared parts of the "api" selftest (api.c and api_*.c): connections
+ * through libquic on the namespace pair, the per-case resources that the
+ * runner releases after each case, and the case and known-difference
+ * tables.
+ */
+
+#ifndef __QUIC_SELFTEST_API_H__
+#define __QUIC_SELFTEST_API_H__
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <netinet/quic.h>
+
+#include "netns.h"
+
+#define API_PORT_BASE	6100
+#define API_TIMEO_S	5
+#define API_HOSTNAME	"server.test"	/* the SAN of server.pem */
+#define API_ALPN	"quic-selftest"
+#define EV(t)		(1u << (t))
+
+/* A case returns 1 when the behaviour matched, 0 when not, -1 when it
+ * could not be set up (always a failure, listed or not).
+ */
+struct api_case {
+	const char *name;
+	int (*run)(void);
+};
+
+struct api_known {
+	const char *name;
+	const char *why;
+};
+
+extern const struct api_case api_cases[];
+extern const unsigned int api_cases_nr;
+extern const struct api_known api_known[];
+extern const unsigned int api_known_nr;
+extern struct netns_pair pair;
+
+/* How conn_open() makes a connection; all zero: PSK, IPv4, defaults. */
+struct conn_opts {
+	int family;
+	bool cert;			/* X.509 instead of the PSK */
+	const char *cli_host;		/* X.509: the name checked, NULL: API_HOSTNAME */
+	const char *cli_alpn;		/* NULL: API_ALPN */
+	const char *srv_alpn;
+	uint16_t dgram;			/* max_datagram_frame_size, both sides */
+	uint16_t srv_bidi;		/* the server's stream limits, 0: default */
+	uint16_t srv_uni;
+	uint64_t srv_stream_data;	/* its max_stream_data_bidi_remote */
+	uint32_t srv_events;		/* EV() bits, on the listener */
+	uint32_t cli_events;		/* EV() bits, before connect() */
+	/* Hooks, each returning 0 or -1 with errno: the listener before
+	 * bind(), the client before connect(), the accepted socket before
+	 * its handshake.
+	 */
+	int (*lfd_tune)(int fd, void *arg);
+	int (*cli_tune)(int fd, void *arg);
+	int (*srv_tune)(int fd, void *arg);
+	void *arg;
+};
+
+struct conn {
+	int cli;
+	int srv;
+	int lfd;
+	int port;
+	int cli_ret;			/* what the client's handshake returned */
+};
+
+struct hello {
+	gnutls_session_t s;
+	gnutls_certificate_credentials_t cred;
+	bool inited;
+};
+
+/* Resources: closed or freed by the runner after each case. */
+int keep(int fd);
+/* Print why a check failed (with errno) and return false. */
+bool fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int new_port(void);
+int socket_in(int side, int family, int type, int proto);
+socklen_t side_addr(int side, int family, int port, struct sockaddr_storage *ss);
+int listener(int family, int port, const char *alpn);
+int client_to(int family, int port);
+bool readable(int fd, int ms);
+int event_on(int fd, uint8_t type, uint8_t on);
+int tp_get(int fd, bool remote, struct quic_transport_param *tp);
+int tp_update(int fd, void (*edit)(struct quic_transport_param *tp, void *arg), void *arg);
+int cfg_get(int fd, struct quic_config *c);
+int hello_send(int fd, const char *alpn, struct hello *h);
+void hello_free(struct hello *h);
+int conn_open(const struct conn_opts *o, struct conn *c);
+
+ssize_t recv_info(int fd, void *buf, size_t len, int64_t *sid, uint32_t *flags, int rflags);
+ssize_t read_stream(int fd, int64_t sid, void *buf, size_t want, bool *fin);
+ssize_t wait_event(int fd, uint8_t type, void *out, size_t len, int ms);
+int collect_updates(int fd, int64_t id, uint8_t state, struct quic_stream_update *u, int max,
+		    int ms);
+
+
+
+/* A check of a case: on failure, say why and return 0 (not conforming). */
+#define CHECK(cond, ...)	do { if (!(cond)) return fail(__VA_ARGS__); } while (0)
+/* A step the checks rely on: on failure, say why and return -1. */
+#define SETUP(cond, ...)	do { if (!(cond)) { fail(__VA_ARGS__); return -1; } } while (0)
+
+/* The cases (api_calls.c). */
+int c_connect_silent(void);
+int c_accept_queues_hello(void);
+int c_socket_kinds(void);
+int c_socket_inet_v4_only(void);
+int c_socket_inet6_takes_v4(void);
+int c_bind_twice(void);
+int c_bind_shared(void);
+int c_bind_ephemeral(void);
+int c_bind_wildcard(void);
+int c_bind_by_connect(void);
+int c_bind_not_listening(void);
+int c_listen_backlog(void);
+int c_listen_zero(void);
+int c_listen_alpn_route(void);
+int c_listen_no_alpn(void);
+int c_accept_addr(void);
+int c_connect_first(void);
+int c_close_sends_close(void);
+int c_close_info(void);
+int c_close_then_ebadf(void);
+int c_shut_wr(void);
+int c_shut_rdwr(void);
+int c_shut_rd_discards(void);
+int c_shut_wr_again(void);
+int c_shut_unblocks_recv(void);
+int c_shut_unblocks_accept(void);
+int c_shut_unblocks_send(void);
+int c_sendmsg_count(void);
+int c_sendmsg_iov_one(void);
+int c_sendmsg_name_ignored(void);
+int c_sendmsg_msgflags_ignored(void);
+int c_msg_more(void);
+int c_msg_dontwait_send(void);
+int c_sendmsg_flag_dgram(void);
+int c_recv_dontwait(void);
+int c_recv_flag_dgram(void);
+int c_recv_flag_notification(void);
+int c_recv_eor(void);
+int c_recv_eor_pieces(void);
+int c_recv_event_pieces(void);
+int c_recv_fin_in_msg_flags(void);
+int c_send_new(void);
+int c_send_new_uni(void);
+int c_send_fin(void);
+int c_send_latest_own(void);
+int c_send_latest_peer(void);
+int c_send_dgram(void);
+int c_recv_plain(void);
+int c_recv_handshake_einval(void);
+int c_read_write(void);
+int c_getsockname(void);
+int c_getpeername(void);
+int c_getname_truncated(void);
+int c_qsend_stream(void);
+int c_qsend_msg_flags(void);
+int c_qsend_unknown(void);
+int c_qrecv_unknown(void);
+int c_qrecv_info(void);
+int c_hs_psk(void);
+int c_hs_cert(void);
+int c_hs_wrong_name(void);
+int c_hs_alpn_list(void);
+
+#endif /* __QUIC_SELFTEST_API_H__ */
