@@ -802,6 +802,14 @@ const struct api_case api_cases[] = {
 	  c_sec_cid_bits },
 	{ "Security: an unknown event type is refused (EINVAL)",
 	  c_sec_event_type },
+	{ "Appendix A: multi-streaming example (streams 0 and 2 to the server, stream 1 back)",
+	  c_appendix_a },
+	{ "Appendix B: stream peeloff example",
+	  c_appendix_b },
+	{ "Appendix C: custom client/server handshakes over quic_handshake() with a session ticket",
+	  c_appendix_c },
+	{ "Appendix D: session resumption with ticket, token and remote parameters, and 0-RTT data",
+	  c_appendix_d },
 };
 const unsigned int api_cases_nr = ARRAY_SIZE(api_cases);
 
@@ -882,6 +890,8 @@ const struct api_known api_known[] = {
 	{ "QUIC_SOCKOPT_STREAM_PEELOFF: gives a descriptor for one stream",
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 	{ "QUIC_SOCKOPT_STREAM_PEELOFF: the peeled socket supports poll(), send() and shutdown()",
+	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
+	{ "Appendix B: stream peeloff example",
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 };
 const unsigned int api_known_nr = ARRAY_SIZE(api_known);

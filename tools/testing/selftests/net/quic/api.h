@@ -110,7 +110,7 @@ int collect_updates(int fd, int64_t id, uint8_t state, struct quic_stream_update
 /* A step the checks rely on: on failure, say why and return -1. */
 #define SETUP(cond, ...)	do { if (!(cond)) { fail(__VA_ARGS__); return -1; } } while (0)
 
-/* The cases (api_calls.c, api_more.c). */
+/* The cases (api_calls.c, api_more.c, api_appx.c). */
 int c_connect_silent(void);
 int c_accept_queues_hello(void);
 int c_socket_kinds(void);
@@ -270,5 +270,9 @@ int c_sec_ticket(void);
 int c_sec_phrase(void);
 int c_sec_cid_bits(void);
 int c_sec_event_type(void);
+int c_appendix_a(void);
+int c_appendix_b(void);
+int c_appendix_c(void);
+int c_appendix_d(void);
 
 #endif /* __QUIC_SELFTEST_API_H__ */
