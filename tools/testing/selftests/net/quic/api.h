@@ -274,5 +274,11 @@ int c_appendix_a(void);
 int c_appendix_b(void);
 int c_appendix_c(void);
 int c_appendix_d(void);
+int c_recv_kinds(void);
+int c_si_sndblock(void);
+int c_migration_peer_event(void);
+int c_ticket_set_get(void);
+int c_migration_preferred(void);
+int c_opt_direction(void);
 
 #endif /* __QUIC_SELFTEST_API_H__ */

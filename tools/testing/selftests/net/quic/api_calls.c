@@ -1124,3 +1124,30 @@ int c_hs_alpn_list(void)
 	      !strcmp(alpn, API_ALPN), "ALPN \"%s\"", alpn);
 	return 1;
 }
+
+int c_recv_kinds(void)
+{
+	struct conn_opts o = { .dgram = 1200, .srv_events = EV(QUIC_EVENT_STREAM_UPDATE) };
+	bool dgram = false, event = false;
+	struct conn c;
+	char in[64];
+	int i;
+
+	if (conn_open(&o, &c))
+		return -1;
+	SETUP(send(c.cli, "dg", 2, MSG_QUIC_DATAGRAM) == 2, "datagram");
+	SETUP(quic_sendmsg(c.cli, "s", 1, 0, MSG_QUIC_STREAM_NEW | MSG_QUIC_STREAM_FIN) == 1,
+	      "stream data");
+	for (i = 0; i < 8 && !(dgram && event); i++) {
+		ssize_t n = recv(c.srv, in, sizeof(in), 0);
+
+		CHECK(n > 0, "recv");
+		if (n == 2 && !memcmp(in, "dg", 2))
+			dgram = true;
+		else if (n == 1 + (ssize_t)sizeof(struct quic_stream_update) &&
+			 in[0] == QUIC_EVENT_STREAM_UPDATE)
+			event = true;
+	}
+	CHECK(dgram && event, "recv() got %s", dgram ? "no event" : "no datagram");
+	return 1;
+}

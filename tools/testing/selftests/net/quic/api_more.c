@@ -1772,3 +1772,94 @@ int c_sec_event_type(void)
 	      "an unknown event type not EINVAL");
 	return 1;
 }
+
+/* --------------------------------------------------------- added cases */
+
+int c_si_sndblock(void)
+{
+	struct conn_opts o = { .srv_bidi = 1 };
+	struct conn c;
+
+	if (conn_open(&o, &c))
+		return -1;
+	SETUP(quic_sendmsg(c.cli, "a", 1, 0, MSG_QUIC_STREAM_NEW) == 1, "stream 0");
+	CHECK(quic_sendmsg(c.cli, "b", 1, 4, MSG_QUIC_STREAM_NEW | MSG_QUIC_STREAM_DONTWAIT |
+			   MSG_QUIC_STREAM_SNDBLOCK) == -1 && errno == EAGAIN,
+	      "MSG_QUIC_STREAM_SNDBLOCK beyond the limit: not EAGAIN");
+	return 1;
+}
+
+int c_ticket_set_get(void)
+{
+	uint8_t in[100], out[200];
+	socklen_t len = sizeof(out);
+	int fd = keep(socket(AF_INET, SOCK_DGRAM, IPPROTO_QUIC));
+	unsigned int i;
+
+	SETUP(fd >= 0, "socket");
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = i * 3 + 1;
+	CHECK(!setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_SESSION_TICKET, in, sizeof(in)), "set");
+	CHECK(!getsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_SESSION_TICKET, out, &len), "get");
+	CHECK(len == sizeof(in) && !memcmp(in, out, len), "read back %u other bytes", len);
+	return 1;
+}
+
+int c_migration_peer_event(void)
+{
+	struct conn_opts o = { .srv_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) };
+	struct sockaddr_in to;
+	socklen_t len = sizeof(to);
+	uint8_t local = 9;
+	struct conn c;
+
+	if (conn_warm(&o, &c))
+		return -1;
+	SETUP(!getsockname(c.cli, (struct sockaddr *)&to, &len), "getsockname");
+	to.sin_port = 0;
+	SETUP(!setsockopt(c.cli, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &to, sizeof(to)),
+	      "client migration");
+	SETUP(quic_sendmsg(c.cli, "m", 1, 4, MSG_QUIC_STREAM_NEW | MSG_QUIC_STREAM_FIN) == 1,
+	      "data from the new address");
+	CHECK(wait_event(c.srv, QUIC_EVENT_CONNECTION_MIGRATION, &local, 1, 3000) == 1,
+	      "no CONNECTION_MIGRATION event at the server");
+	CHECK(local == 0, "local_migration %u", local);
+	return 1;
+}
+
+static int preferred(int fd, void *arg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = side_addr(1, AF_INET, *(int *)arg, &ss);
+
+	return setsockopt(fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len);
+}
+
+int c_migration_preferred(void)
+{
+	int port = new_port() + 1000;
+	struct conn_opts o = { .srv_tune = preferred, .arg = &port };
+	struct conn c;
+
+	CHECK(!conn_open(&o, &c), "no connection with a preferred address set");
+	return 1;
+}
+
+int c_opt_direction(void)
+{
+	struct quic_stream_info si = { .stream_id = -1 };
+	struct quic_errinfo ei = {};
+	socklen_t len = sizeof(ei);
+	struct conn c;
+
+	if (conn_open(NULL, &c))
+		return -1;
+	CHECK(setsockopt(c.cli, SOL_QUIC, QUIC_SOCKOPT_STREAM_OPEN, &si, sizeof(si)) == -1,
+	      "STREAM_OPEN (read-only) was set");
+	CHECK(getsockopt(c.cli, SOL_QUIC, QUIC_SOCKOPT_STREAM_RESET, &ei, &len) == -1,
+	      "STREAM_RESET (write-only) was read");
+	len = sizeof(ei);
+	CHECK(getsockopt(c.cli, SOL_QUIC, QUIC_SOCKOPT_KEY_UPDATE, &ei, &len) == -1,
+	      "KEY_UPDATE (write-only) was read");
+	return 1;
+}
