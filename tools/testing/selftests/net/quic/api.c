@@ -427,6 +427,39 @@ ssize_t read_stream(int fd, int64_t sid, void *buf, size_t want, bool *fin)
 	return got;
 }
 
+/*
+ * Read stream messages until @total bytes came, whatever the order of the
+ * streams, keeping each stream's bytes and FIN apart. Returns 0, or -1 on
+ * an error or data of a stream ID of 16 or more.
+ */
+int drain(int fd, size_t total, struct streams *st)
+{
+	size_t got = 0;
+	uint32_t flags;
+	char buf[64];
+	int64_t sid;
+	ssize_t n;
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < 64 && got < total; i++) {
+		n = recv_info(fd, buf, sizeof(buf), &sid, &flags, 0);
+		if (n < 0)
+			return -1;
+		if (flags & (MSG_QUIC_NOTIFICATION | MSG_QUIC_DATAGRAM))
+			continue;
+		if (sid < 0 || sid >= 16 || st->len[sid] + n > sizeof(st->data[0]) - 1) {
+			ktap_diag("data of stream %lld", (long long)sid);
+			return -1;
+		}
+		memcpy(st->data[sid] + st->len[sid], buf, n);
+		st->len[sid] += n;
+		st->fin[sid] |= !!(flags & MSG_QUIC_STREAM_FIN);
+		got += n;
+	}
+	return got == total ? 0 : -1;
+}
+
 /* Read until the next event of @type, skipping anything else; its content in @out. */
 ssize_t wait_event(int fd, uint8_t type, void *out, size_t len, int ms)
 {

@@ -99,6 +99,14 @@ int conn_open(const struct conn_opts *o, struct conn *c);
 
 ssize_t recv_info(int fd, void *buf, size_t len, int64_t *sid, uint32_t *flags, int rflags);
 ssize_t read_stream(int fd, int64_t sid, void *buf, size_t want, bool *fin);
+/* Stream data read by drain(), per stream ID below 16. */
+struct streams {
+	char data[16][64];
+	size_t len[16];
+	bool fin[16];
+};
+
+int drain(int fd, size_t total, struct streams *st);
 ssize_t wait_event(int fd, uint8_t type, void *out, size_t len, int ms);
 int collect_updates(int fd, int64_t id, uint8_t state, struct quic_stream_update *u, int max,
 		    int ms);
