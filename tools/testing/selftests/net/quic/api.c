@@ -508,7 +508,6 @@ int collect_updates(int fd, int64_t id, uint8_t state, struct quic_stream_update
 	return n;
 }
 
-
 /* ------------------------------------------------------------ the cases */
 
 /* In the order of the draft's sections; each name starts with its section. */
@@ -866,8 +865,6 @@ const unsigned int api_cases_nr = ARRAY_SIZE(api_cases);
 #define SEE_DOCS	"; see docs/socket.md"
 
 const struct api_known api_known[] = {
-	{ "Ancillary Data: only one QUIC_STREAM_INFO per sendmsg() (EINVAL)",
-	  "a second QUIC_STREAM_INFO is taken, not refused" SEE_DOCS },
 	{ "listen(): backlog 0 disables listening",
 	  "listen(0) keeps the socket listening and refuses every client" SEE_DOCS },
 	{ "listen(): a listener without ALPN accepts only clients that offer none",
@@ -876,6 +873,8 @@ const struct api_known api_known[] = {
 	  "SHUT_RD leaves queued data readable" SEE_DOCS },
 	{ "shutdown(): SHUT_WR may be repeated to send the CLOSE frame again",
 	  "a second SHUT_WR is ENOTCONN and sends nothing" SEE_DOCS },
+	{ "msghdr: MSG_MORE holds the data until a send without it",
+	  "MSG_MORE is MSG_QUIC_NOTIFICATION's bit; no corking" SEE_DOCS },
 	{ "recvmsg(): MSG_EOR is set on a message read completely",
 	  "no MSG_EOR; a message is read whole or cut with MSG_TRUNC" SEE_DOCS },
 	{ "recvmsg(): a datagram larger than the buffer comes in pieces, MSG_EOR on the last",
@@ -886,8 +885,8 @@ const struct api_known api_known[] = {
 	  "libquic passes all quic_sendmsg() flags as stream flags" SEE_DOCS },
 	{ "quic_recvmsg(): an unknown flag is rejected with EINVAL",
 	  "unknown recvmsg() flags are ignored" SEE_DOCS },
-	{ "msghdr: MSG_MORE holds the data until a send without it",
-	  "MSG_MORE is MSG_QUIC_NOTIFICATION's bit; no corking" SEE_DOCS },
+	{ "Ancillary Data: only one QUIC_STREAM_INFO per sendmsg() (EINVAL)",
+	  "a second QUIC_STREAM_INFO is taken, not refused" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_UPDATE: only the listed states are delivered",
 	  "SEND and DATA_SENT states are delivered too" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_UPDATE: no SEND_STATE_RESET_SENT for a reset we made ourselves",
@@ -900,6 +899,8 @@ const struct api_known api_known[] = {
 	  "max_stream is the highest stream ID allowed, not limit << 2 | type" SEE_DOCS },
 	{ "QUIC_EVENT_CONNECTION_ID: delivered when IDs are retired through the CONNECTION_ID option",
 	  "CONNECTION_ID is only reported when the ID in use changes unasked" SEE_DOCS },
+	{ "QUIC_EVENT_CONNECTION_CLOSE: the phrase follows frame and reserved[3] (offset 8)",
+	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
 	{ "QUIC_SOCKOPT_TRANSPORT_PARAM: active_connection_id_limit defaults to 7",
 	  "active_connection_id_limit defaults to 2" SEE_DOCS },
 	{ "QUIC_SOCKOPT_TRANSPORT_PARAM: max_data defaults to 65536 * 32",
@@ -914,14 +915,18 @@ const struct api_known api_known[] = {
 	  "certificate_request is 0 or 1" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CONNECTION_ID: active switches the source ID in use",
 	  "active of source IDs is ignored" SEE_DOCS },
+	{ "QUIC_SOCKOPT_CONNECTION_CLOSE: the phrase at offset 8 (after frame and reserved[3])",
+	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
+	{ "QUIC_SOCKOPT_TOKEN: a server's set with a null value issues a NEW_TOKEN",
+	  "a server's TOKEN set only clears the stored token" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: readable with getsockopt()",
 	  "CRYPTO_SECRET is write-only (EOPNOTSUPP)" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: the draft's layout (level, send, reserved, type, secret) is accepted",
 	  "quic_crypto_secret has the seed's layout (send, level, type, secret)" SEE_DOCS },
-	{ "QUIC_SOCKOPT_CONNECTION_CLOSE: the phrase at offset 8 (after frame and reserved[3])",
-	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
-	{ "QUIC_EVENT_CONNECTION_CLOSE: the phrase follows frame and reserved[3] (offset 8)",
-	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
+	{ "QUIC_SOCKOPT_STREAM_PEELOFF: gives a descriptor for one stream",
+	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
+	{ "QUIC_SOCKOPT_STREAM_PEELOFF: the peeled socket supports poll(), send() and shutdown()",
+	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 	{ "Security: ALPN is limited to 256 bytes",
 	  "ALPN lists up to 1023 bytes are accepted" SEE_DOCS },
 	{ "Security: TOKEN is limited to 512 bytes",
@@ -930,12 +935,6 @@ const struct api_known api_known[] = {
 	  "the close phrase is limited to 80 bytes" SEE_DOCS },
 	{ "Security: connection IDs have at least 128 bits",
 	  "connection IDs are 8 bytes" SEE_DOCS },
-	{ "QUIC_SOCKOPT_TOKEN: a server's set with a null value issues a NEW_TOKEN",
-	  "a server's TOKEN set only clears the stored token" SEE_DOCS },
-	{ "QUIC_SOCKOPT_STREAM_PEELOFF: gives a descriptor for one stream",
-	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
-	{ "QUIC_SOCKOPT_STREAM_PEELOFF: the peeled socket supports poll(), send() and shutdown()",
-	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 	{ "Appendix B: stream peeloff example",
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 };

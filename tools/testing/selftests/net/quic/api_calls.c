@@ -438,7 +438,7 @@ int c_shut_wr_again(void)
 struct blocked {
 	int fd;
 	int what;	/* 0 recv, 1 accept, 2 send */
-	volatile bool started;
+	volatile pid_t tid;
 	ssize_t ret;
 };
 
@@ -447,7 +447,7 @@ static void *block_main(void *p)
 	struct blocked *b = p;
 	static char big[1 << 20];
 
-	b->started = true;
+	b->tid = gettid();
 	if (b->what == 0)
 		b->ret = recv(b->fd, big, 16, 0);
 	else if (b->what == 1)
@@ -457,18 +457,34 @@ static void *block_main(void *p)
 	return NULL;
 }
 
+/* Is the thread of @arg asleep (in the call it was started for)? */
+static bool asleep(void *arg)
+{
+	const struct blocked *b = arg;
+	char path[64], buf[256], *p;
+
+	if (!b->tid)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", b->tid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
 /* Does shutdown(SHUT_RDWR) of @fd end a call blocked in it within 2 s? */
 static int unblocks(int fd, int what)
 {
 	struct blocked b = { .fd = fd, .what = what };
 	struct timespec ts;
 	pthread_t th;
-	int i, r;
+	int r;
 
 	SETUP(!pthread_create(&th, NULL, block_main, &b), "thread");
-	for (i = 0; i < 100 && !b.started; i++)
-		poll(NULL, 0, 5);
-	poll(NULL, 0, 100);	/* let it get into the call */
+	if (!wait_until(asleep, &b, 2000)) {
+		pthread_join(th, NULL);
+		return fail("the call did not block");
+	}
 	SETUP(!shutdown(fd, SHUT_RDWR), "shutdown");
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += 2;
