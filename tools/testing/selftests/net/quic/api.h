@@ -46,6 +46,7 @@ struct conn_opts {
 	int family;
 	bool cert;			/* X.509 instead of the PSK */
 	const char *cli_host;		/* X.509: the name checked, NULL: API_HOSTNAME */
+	bool no_host;			/* X.509: pass no host name at all */
 	const char *cli_alpn;		/* NULL: API_ALPN */
 	const char *srv_alpn;
 	uint16_t dgram;			/* max_datagram_frame_size, both sides */
@@ -282,6 +283,7 @@ int c_appendix_a(void);
 int c_appendix_b(void);
 int c_appendix_c(void);
 int c_appendix_d(void);
+int c_appendix_a_no_host(void);
 int c_recv_kinds(void);
 int c_si_sndblock(void);
 int c_migration_peer_event(void);
