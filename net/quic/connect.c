@@ -251,7 +251,7 @@ out_route:
  * quic_conn_listen - listen(): accept connections on the bound address
  * @sock: the socket
  * @backlog: how many clients may wait for accept(); a new client beyond
- *	that is not queued
+ *	that is not queued. 0 stops listening (draft-lxin-quic-socket-apis)
  *
  * Calling it again on a listening socket only changes the backlog.
  *
@@ -269,6 +269,17 @@ int quic_conn_listen(struct socket *sock, int backlog)
 	int err = 0;
 
 	lock_sock(sk);
+	/* draft-lxin-quic-socket-apis, listen(): "If backlog is non-zero,
+	 * enable listening, else disable listening": the clients waiting for
+	 * accept() are dropped and the socket is closed, ready to listen again.
+	 */
+	if (!backlog) {
+		if (quic_is_listen(sk)) {
+			quic_conn_requests_purge(sk);
+			quic_set_state(sk, QUIC_SS_CLOSED);
+		}
+		goto out;
+	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, max(backlog, 0));
 	if (quic_is_listen(sk))
 		goto out;

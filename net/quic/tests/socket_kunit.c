@@ -729,6 +729,30 @@ static void socket_listener_takes_config_and_params_after_listen(struct kunit *t
 						     sizeof(p)), -EISCONN);
 }
 
+/*
+ * draft-lxin-quic-socket-apis, listen(): "If backlog is non-zero, enable
+ * listening, else disable listening". The socket may listen again.
+ */
+static void socket_listen_with_zero_backlog_stops_listening(struct kunit *test)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_DGRAM), *child;
+	union quic_addr addr;
+
+	quic_kunit_addr4(&addr, "0.0.0.0", 62992);
+	KUNIT_ASSERT_EQ(test, kernel_bind(sock, &addr.sa, sizeof(addr.v4)), 0);
+	KUNIT_EXPECT_EQ(test, kernel_listen(sock, 0), 0);
+	KUNIT_EXPECT_FALSE(test, quic_is_listen(sock->sk));
+	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 4), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_listen(sock->sk));
+	KUNIT_EXPECT_FALSE(test, sk_unhashed(sock->sk));
+	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 0), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(sock->sk));
+	KUNIT_EXPECT_TRUE(test, sk_unhashed(sock->sk));
+	KUNIT_EXPECT_EQ(test, kernel_accept(sock, &child, O_NONBLOCK), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kernel_listen(sock, 1), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_listen(sock->sk));
+}
+
 static void socket_alpn_round_trip_and_limits(struct kunit *test)
 {
 	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_STREAM)->sk;
@@ -1014,6 +1038,7 @@ static struct kunit_case socket_cases[] = {
 	KUNIT_CASE(socket_transport_param_accepts_the_56_byte_layout),
 	KUNIT_CASE(socket_transport_param_rejects_rfc_violations),
 	KUNIT_CASE(socket_listener_takes_config_and_params_after_listen),
+	KUNIT_CASE(socket_listen_with_zero_backlog_stops_listening),
 	KUNIT_CASE(socket_alpn_round_trip_and_limits),
 	KUNIT_CASE(socket_token_and_ticket_round_trip),
 	KUNIT_CASE(socket_event_enable_disable),
