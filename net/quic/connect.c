@@ -25,6 +25,7 @@
 #include "connection.h"
 #include "endpoint.h"
 #include "lookup.h"
+#include "packet.h"
 #include "receive.h"
 #include "request.h"
 #include "socket.h"
@@ -212,8 +213,12 @@ int quic_conn_connect(struct sock *sk, struct sockaddr *addr, int addr_len)
 	err = quic_conn_client_ids(sk, &dcid);
 	if (err)
 		goto out_reset;
+	/* A version we do not speak only provokes Version Negotiation
+	 * (packet.c): its packets are protected as version 1's.
+	 */
 	err = quic_crypto_initial_keys_install(quic_crypto(sk, QUIC_CRYPTO_INITIAL), &dcid,
-					       c->version, false);
+					       quic_packet_version_supported(c->version) ?
+					       c->version : QUIC_VERSION_V1, false);
 	if (!err)
 		err = quic_version_prepare(sk);
 	if (err)

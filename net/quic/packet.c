@@ -70,6 +70,20 @@ int quic_packet_type_to_wire(u32 version, u8 type)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_packet_type_to_wire);
 
+/*
+ * The layout long header packets are built with. A client configured with
+ * a version we do not speak sends its first packets in it only to make the
+ * server answer with Version Negotiation (RFC 9000 Section 6.3: "Endpoints
+ * MAY send packets with a reserved version to test that a peer correctly
+ * discards the packet"; the interop runner's versionnegotiation case):
+ * nothing but the invariant fields of those packets is ever read, and
+ * they are laid out as version 1's.
+ */
+static u32 quic_packet_layout(u32 version)
+{
+	return version == QUIC_VERSION_V2 ? QUIC_VERSION_V2 : QUIC_VERSION_V1;
+}
+
 /**
  * quic_packet_type_from_wire - packet type of Long Packet Type bits
  * @version: QUIC_VERSION_V1 or QUIC_VERSION_V2
@@ -339,7 +353,7 @@ int quic_packet_hdr_len(const struct quic_packet_hdr *hdr)
 		return 1 + hdr->dcid.len + hdr->pn_len;
 	}
 
-	if (quic_packet_type_to_wire(hdr->version, hdr->type) < 0 ||
+	if (quic_packet_type_to_wire(quic_packet_layout(hdr->version), hdr->type) < 0 ||
 	    hdr->scid.len > QUIC_CONN_ID_MAX_LEN || hdr->token_len > QUIC_MAX_UDP_PAYLOAD)
 		return -EINVAL;
 	n = QUIC_LONG_HDR_MIN_LEN + hdr->dcid.len + hdr->scid.len;
@@ -401,7 +415,7 @@ int quic_packet_build(u8 **pp, u32 *plen, const struct quic_packet_hdr *hdr)
 		goto pn;
 	}
 
-	wire = quic_packet_type_to_wire(hdr->version, hdr->type);
+	wire = quic_packet_type_to_wire(quic_packet_layout(hdr->version), hdr->type);
 	first = QUIC_HDR_FORM_LONG | (hdr->fixed ? QUIC_HDR_FIXED_BIT : 0) |
 		(wire << QUIC_HDR_LONG_TYPE_SHIFT);
 	first |= hdr->type == QUIC_PACKET_RETRY ? hdr->reserved : hdr->pn_len - 1;

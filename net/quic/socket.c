@@ -88,14 +88,17 @@ static bool quic_is_bool(u8 v)
  * quic_config_validate - check a socket configuration from userspace
  * @c: the configuration, the caller's fields merged into the socket's
  *
- * Return: 0, or -EINVAL for an unknown version, congestion algorithm or
+ * Return: 0, or -EINVAL for version 0, an unknown congestion algorithm or
  * cipher, an initial RTT outside 1 ms..60 s, a PLPMTUD probe interval below
  * 5 s (0 disables probing), validate_peer_address or stream_data_nodelay
  * other than 0/1, certificate_request above 2, or non-zero reserved bytes.
  */
 int quic_config_validate(const struct quic_config *c)
 {
-	if (c->version != QUIC_VERSION_V1 && c->version != QUIC_VERSION_V2)
+	/* Any other version makes a client's first packets provoke Version
+	 * Negotiation (packet.c); a listener only prefers v1 or v2.
+	 */
+	if (!c->version)
 		return -EINVAL;
 	if (c->congestion_control_algo >= QUIC_CONG_ALG_MAX)
 		return -EINVAL;

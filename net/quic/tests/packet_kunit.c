@@ -11,6 +11,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/unaligned.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 
@@ -121,6 +122,17 @@ static void packet_builds_rfc9001_client_initial_header(struct kunit *test)
 	left = sizeof(out);
 	KUNIT_ASSERT_EQ(test, quic_packet_build(&o, &left, hdr), 0);
 	KUNIT_EXPECT_MEMEQ(test, out, packet_a2_v2, sizeof(packet_a2_v2));
+
+	/* RFC 9000 Section 6.3: a version we do not speak, only to provoke
+	 * Version Negotiation: version 1's layout with that Version field.
+	 */
+	hdr->version = 0x1a2a3a4a;
+	o = out;
+	left = sizeof(out);
+	KUNIT_ASSERT_EQ(test, quic_packet_build(&o, &left, hdr), 0);
+	KUNIT_EXPECT_EQ(test, out[0], packet_a2_v1[0]);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(out + 1), 0x1a2a3a4aU);
+	KUNIT_EXPECT_MEMEQ(test, out + 5, packet_a2_v1 + 5, sizeof(packet_a2_v1) - 5);
 }
 
 /*

@@ -557,13 +557,21 @@ static void socket_config_rejects_bad_values(struct kunit *test)
 				    &c, sizeof(c)), -EINVAL, #field " = " #value); \
 	} while (0)
 
-	EXPECT_CONFIG_EINVAL(version, 0xff000020);
 	EXPECT_CONFIG_EINVAL(congestion_control_algo, QUIC_CONG_ALG_MAX);
 	EXPECT_CONFIG_EINVAL(payload_cipher_type, TLS_CIPHER_AES_CCM_128 + 100);
 	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 999);
 	EXPECT_CONFIG_EINVAL(plpmtud_probe_interval, 1000);
 	EXPECT_CONFIG_EINVAL(certificate_request, 3);
 #undef EXPECT_CONFIG_EINVAL
+
+	/* Any non-zero version is taken: a client's first packets in one we
+	 * do not speak provoke Version Negotiation (RFC 9000 Section 6.3).
+	 */
+	c = good;
+	c.version = 0x1a2a3a4a;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, sizeof(c)), 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->version, 0x1a2a3a4aU);
+	good.version = 0x1a2a3a4a;
 
 	/* Reserved bytes are ignored, not refused; a non-zero flag sets it
 	 * (draft-lxin-quic-socket-apis, "!0: enabled").
