@@ -58,17 +58,19 @@ static int quic_msg_parse(struct msghdr *msg, struct quic_msg_info *mi)
 			continue;
 		/* Structures of other header generations (the draft's
 		 * quic_handshake_info has seven reserved bytes): the fields
-		 * we know are taken, what follows them is reserved.
+		 * we know are taken, what follows them is reserved. "Only
+		 * one such type of ancillary data is allowed per sendmsg()"
+		 * (draft-lxin-quic-socket-apis): a second one is refused.
 		 */
 		switch (cmsg->cmsg_type) {
 		case QUIC_HANDSHAKE_INFO:
-			if (cmsg->cmsg_len < CMSG_LEN(sizeof(mi->hs)))
+			if (cmsg->cmsg_len < CMSG_LEN(sizeof(mi->hs)) || mi->has_hs)
 				return -EINVAL;
 			memcpy(&mi->hs, CMSG_DATA(cmsg), sizeof(mi->hs));
 			mi->has_hs = true;
 			break;
 		case QUIC_STREAM_INFO:
-			if (cmsg->cmsg_len < CMSG_LEN(QUIC_MSG_STREAM_INFO_LEN))
+			if (cmsg->cmsg_len < CMSG_LEN(QUIC_MSG_STREAM_INFO_LEN) || mi->has_stream)
 				return -EINVAL;
 			memcpy(&mi->stream, CMSG_DATA(cmsg), QUIC_MSG_STREAM_INFO_LEN);
 			mi->has_stream = true;

@@ -142,6 +142,36 @@ static void msg_stream_id_minus_one_is_the_latest_stream(struct kunit *test)
 }
 
 /*
+ * Multiple Items and Ordering: "Only one such type of ancillary data is
+ * allowed per sendmsg() or recvmsg() call": two QUIC_STREAM_INFO are
+ * refused, and nothing is sent.
+ */
+static void msg_second_stream_info_is_refused(struct kunit *test)
+{
+	struct quic_stream_info si = { .stream_id = -1, .stream_flags = MSG_STREAM_NEW };
+	u8 cbuf[2 * CMSG_SPACE(sizeof(si))] = {};
+	struct kvec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct conn_pair p = {};
+	struct cmsghdr *cmsg;
+
+	conn_handshake(test, &msg_v4, 63204, &p);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_QUIC;
+	cmsg->cmsg_type = QUIC_STREAM_INFO;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(si));
+	memcpy(CMSG_DATA(cmsg), &si, sizeof(si));
+	cmsg = CMSG_NXTHDR(&msg, cmsg);
+	KUNIT_ASSERT_NOT_NULL(test, cmsg);
+	cmsg->cmsg_level = SOL_QUIC;
+	cmsg->cmsg_type = QUIC_STREAM_INFO;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(si));
+	memcpy(CMSG_DATA(cmsg), &si, sizeof(si));
+	KUNIT_EXPECT_EQ(test, kernel_sendmsg(p.client, &msg, &iov, 1, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_streams(p.client->sk)->latest, -1LL);
+}
+
+/*
  * Receive side without Stream msg_control: "the flags might also be set to
  * the values in stream_flags"; MSG_EOR "indicates that the received data
  * is read completely": on the stream's last bytes, and on a datagram read
@@ -204,6 +234,7 @@ static void msg_suite_exit(struct kunit_suite *suite)
 static struct kunit_case msg_test_cases[] = {
 	KUNIT_CASE(msg_send_flags_argument_carries_the_stream_flags),
 	KUNIT_CASE(msg_stream_id_minus_one_is_the_latest_stream),
+	KUNIT_CASE(msg_second_stream_info_is_refused),
 	KUNIT_CASE(msg_recv_without_control_reports_flags),
 	KUNIT_CASE(msg_handshake_message_needs_its_control_message),
 	{}
