@@ -291,4 +291,19 @@ int c_ticket_set_get(void);
 int c_migration_preferred(void);
 int c_opt_direction(void);
 
+/* struct quic_connection_close as the draft lays it out: phrase at 8. */
+struct draft_close {
+	uint32_t errcode;
+	uint8_t frame;
+	uint8_t reserved[3];
+	char phrase[24];
+};
+
+/* Helpers of api_more.c that api_opts.c uses too. */
+int udp_peer(int port);
+int open_stream(int fd, int64_t id, uint32_t flags, int64_t *out);
+int cid_set(int fd, uint8_t dest, uint32_t active, uint32_t prior_to);
+int cid_get(int fd, uint8_t dest, struct quic_connection_id_info *i);
+int conn_warm(const struct conn_opts *o, struct conn *c);
+
 #endif /* __QUIC_SELFTEST_API_H__ */
