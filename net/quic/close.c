@@ -140,7 +140,8 @@ static bool quic_close_long_layout(const struct quic_connection_close *opt, u32 
  *
  * The 72-byte layout of later upstream headers is taken too (see above).
  *
- * Return: 0, -EINVAL for a bad length or a phrase without its NUL,
+ * Return: 0, -EINVAL for a bad length or a phrase without its NUL (but
+ * the bare structure, whose padding is not a phrase),
  * -EFAULT, -ENOMEM.
  */
 int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
@@ -166,8 +167,14 @@ int quic_close_set(struct sock *sk, sockptr_t optval, unsigned int optlen)
 		len = strnlen((const char *)phrase, QUIC_CLOSE_LONG_PHRASE);
 	} else {
 		len = strnlen((const char *)phrase, optlen - off);
-		if (len == optlen - off)
+		/* The bare structure: its last three bytes are padding,
+		 * which a program that gives no phrase leaves as it is
+		 * (struct quic_connection_close c = { .errcode = 3 }).
+		 */
+		if (len == optlen - off && optlen != sizeof(*opt))
 			goto out;
+		if (len == optlen - off)
+			len = 0;
 	}
 	info.errcode = opt->errcode;
 	info.frame = opt->frame;

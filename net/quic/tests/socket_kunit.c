@@ -381,6 +381,23 @@ static void socket_connection_close_option_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, len, sizeof(*cc));
 	KUNIT_EXPECT_EQ(test, cc->errcode, 3);
 	KUNIT_EXPECT_EQ(test, cc->phrase[0], 0);
+
+	/* The bare structure with its padding not cleared: no phrase (the
+	 * three bytes after frame are padding to a program that sets none).
+	 */
+	memset(buf, 0, sizeof(buf));
+	cc->errcode = 4;
+	cc->frame = 8;
+	memset(cc->phrase, 0xa5, sizeof(*cc) - off);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf,
+						     sizeof(*cc)), 0);
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_CONNECTION_CLOSE, buf, &len),
+			0);
+	KUNIT_EXPECT_EQ(test, len, sizeof(*cc));
+	KUNIT_EXPECT_EQ(test, cc->errcode, 4);
+	KUNIT_EXPECT_EQ(test, cc->frame, 8);
+	KUNIT_EXPECT_EQ(test, cc->phrase[0], 0);
 }
 
 /*
