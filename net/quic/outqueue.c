@@ -285,8 +285,8 @@ static bool quic_outq_is_answer(u8 type)
  * @gfp: allocation flags
  *
  * For any frame but PADDING, ACK, CRYPTO, STREAM and DATAGRAM, which have
- * their own paths. A MAX_DATA or MAX_STREAMS frame replaces one of its
- * type still waiting; the MAX_DATA value is what a lost MAX_DATA is resent
+ * their own paths. A MAX_DATA, MAX_STREAMS or NEW_TOKEN frame replaces one
+ * of its type still waiting; the MAX_DATA value is what a lost MAX_DATA is resent
  * with (RFC 9000 Section 13.3). A PATH_RESPONSE replaces one still
  * waiting: when the window holds answers back, only the newest challenge
  * is answered (the peer sends another if it still wants one, Section
@@ -361,9 +361,11 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 
 	if (f->type == QUIC_FRAME_MAX_DATA)
 		outq->recv_max_data = max(outq->recv_max_data, f->limit.max);
-	/* Limits only grow: a newer one makes a waiting one pointless. */
+	/* Limits only grow: a newer one makes a waiting one pointless; so
+	 * does a newer token (an application asking for many holds one).
+	 */
 	if (f->type == QUIC_FRAME_MAX_DATA || f->type == QUIC_FRAME_MAX_STREAMS_BIDI ||
-	    f->type == QUIC_FRAME_MAX_STREAMS_UNI) {
+	    f->type == QUIC_FRAME_MAX_STREAMS_UNI || f->type == QUIC_FRAME_NEW_TOKEN) {
 		list_for_each_entry_safe(old, tmp, &sp->ctrl, list) {
 			if (old->type != f->type)
 				continue;

@@ -106,6 +106,33 @@ static void outqueue_answers_to_the_peer_are_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->outq.ctrl_held, (u32)QUIC_OUTQ_CTRL_MAX);
 }
 
+/* NEW_TOKEN frames an application asks for (QUIC_SOCKOPT_TOKEN on a
+ * server) faster than they leave: the newest replaces one still waiting.
+ */
+static void outqueue_waiting_token_is_replaced_by_a_newer_one(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_frame f = { .type = QUIC_FRAME_NEW_TOKEN };
+	struct quic_outq_frame *fr;
+	u8 token[16] = {};
+	u32 i, n = 0;
+
+	f.data.data = token;
+	f.data.len = sizeof(token);
+	for (i = 0; i < 1000; i++) {
+		token[0] = i;
+		KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f,
+							    GFP_KERNEL), 0);
+	}
+	list_for_each_entry(fr, &e->outq.spaces[quic_pnspace_index(QUIC_CRYPTO_APP)].ctrl, list) {
+		if (fr->type != QUIC_FRAME_NEW_TOKEN)
+			continue;
+		n++;
+		KUNIT_EXPECT_EQ(test, fr->f.data.data[0], (u8)999);
+	}
+	KUNIT_EXPECT_EQ(test, n, 1U);
+}
+
 static void outqueue_stream_data_split_across_packets_respects_room(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -704,6 +731,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
 	KUNIT_CASE(outqueue_data_from_a_short_iterator_queues_nothing),
 	KUNIT_CASE(outqueue_answers_to_the_peer_are_bounded),
+	KUNIT_CASE(outqueue_waiting_token_is_replaced_by_a_newer_one),
 	KUNIT_CASE(outqueue_stream_data_split_across_packets_respects_room),
 	KUNIT_CASE(outqueue_parts_of_a_write_share_its_bytes),
 	KUNIT_CASE(outqueue_max_data_blocks_and_queues_one_data_blocked),
