@@ -434,6 +434,31 @@ void quic_conn_confirmed(struct sock *sk)
 }
 
 /**
+ * quic_conn_issue_token - QUIC_SOCKOPT_TOKEN on a server: one more NEW_TOKEN
+ * @sk: an accepted socket, owned by the caller
+ *
+ * draft-lxin-quic-socket-apis, QUIC_SOCKOPT_TOKEN: "The server uses this
+ * option to issue a new token to the client". One went at the end of the
+ * handshake already (RFC 9000 Section 8.1.3); this sends another, for the
+ * client's next connection.
+ *
+ * Return: 0, -ENOTCONN until the handshake completed or after the
+ * connection ended, or the error of making the token.
+ */
+int quic_conn_issue_token(struct sock *sk)
+{
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!quic_is_established(sk))
+		return -ENOTCONN;
+	err = quic_addrval_new_token(sk);
+	if (!err)
+		quic_xmit(sk);
+	return err;
+}
+
+/**
  * quic_conn_idle_restart - restart the idle timeout (RFC 9000 Section 10.1)
  * @sk: the socket, owned by the caller
  *

@@ -55,6 +55,7 @@ void quic_conn_key_check_limit(struct sock *sk);
 void quic_conn_flush(struct sock *sk);
 
 void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
+int quic_conn_issue_token(struct sock *sk);
 
 bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
 int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode);

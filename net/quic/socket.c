@@ -580,6 +580,11 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		err = quic_sock_set_config(sk, optval, optlen);
 		break;
 	case QUIC_SOCKOPT_TOKEN:
+		/* An accepted socket issues a token; its value is not read. */
+		if (quic_paths(sk)->serv && !quic_is_listen(sk) && !quic_is_closed(sk)) {
+			err = quic_conn_issue_token(sk);
+			break;
+		}
 		err = quic_sock_set_data(quic_token(sk), optval, optlen, QUIC_TOKEN_MAX_LEN);
 		break;
 	case QUIC_SOCKOPT_SESSION_TICKET:

@@ -2,7 +2,8 @@
 /*
  * KUnit suite quic_sockmsg: the data calls as draft-lxin-quic-socket-apis
  * specifies them for programs that use no control messages, or other
- * header generations' ones, over a loopback connection (conn_util.c):
+ * header generations' ones, and the options it gives live connections,
+ * over a loopback connection (conn_util.c):
  *  - send() takes the stream flags from its flags argument, and writes to
  *    the latest opened stream (ours or the peer's) unless MSG_STREAM_NEW
  *    asks for a new one;
@@ -11,7 +12,8 @@
  *    not tell;
  *  - MSG_EOR marks the end of a datagram and of a stream;
  *  - QUIC_HANDSHAKE_INFO of the draft's 8 bytes and QUIC_STREAM_INFO with
- *    a non-zero reserved field are taken.
+ *    a non-zero reserved field are taken;
+ *  - a server's QUIC_SOCKOPT_TOKEN set issues a NEW_TOKEN.
  */
 
 #include <kunit/test.h>
@@ -220,6 +222,48 @@ static void msg_handshake_message_needs_its_control_message(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
 }
 
+/*
+ * Read NEW_TOKEN notifications until @n different tokens came (a frame
+ * sent again repeats its token): the number seen, or the error that ended
+ * the wait (the socket's receive timeout).
+ */
+static int msg_distinct_tokens(struct socket *sock, int n)
+{
+	u8 buf[256], first[256];
+	int mflags, ret, len = -1;
+
+	while (n) {
+		ret = msg_recv_bare(sock, buf, sizeof(buf), 0, &mflags);
+		if (ret <= 0)
+			return ret;
+		if (!(mflags & MSG_NOTIFICATION) || buf[0] != QUIC_EVENT_NEW_TOKEN)
+			continue;
+		if (len == ret && !memcmp(buf, first, len))
+			continue;
+		if (len < 0) {
+			len = ret;
+			memcpy(first, buf, len);
+		}
+		n--;
+	}
+	return 2;
+}
+
+/*
+ * QUIC_SOCKOPT_TOKEN, server side: "The server uses this option to issue
+ * a new token to the client ... The optval type is null." The client gets
+ * a second, different token after the one of the handshake.
+ */
+static void msg_server_token_set_issues_new_token(struct kunit *test)
+{
+	struct conn_pair p = { .client_events = BIT(QUIC_EVENT_NEW_TOKEN) };
+
+	conn_handshake(test, &msg_v4, 63205, &p);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p.server->sk, QUIC_SOCKOPT_TOKEN, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, msg_distinct_tokens(p.client, 2), 2);
+}
+
 static int msg_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -237,6 +281,7 @@ static struct kunit_case msg_test_cases[] = {
 	KUNIT_CASE(msg_second_stream_info_is_refused),
 	KUNIT_CASE(msg_recv_without_control_reports_flags),
 	KUNIT_CASE(msg_handshake_message_needs_its_control_message),
+	KUNIT_CASE(msg_server_token_set_issues_new_token),
 	{}
 };
 
