@@ -902,8 +902,6 @@ const struct api_known api_known[] = {
 	  "active of source IDs is ignored" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CONNECTION_CLOSE: the phrase at offset 8 (after frame and reserved[3])",
 	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
-	{ "QUIC_SOCKOPT_TOKEN: a server's set with a null value issues a NEW_TOKEN",
-	  "a server's TOKEN set only clears the stored token" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: readable with getsockopt()",
 	  "CRYPTO_SECRET is write-only (EOPNOTSUPP)" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: the draft's layout (level, send, reserved, type, secret) is accepted",
