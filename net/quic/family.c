@@ -62,7 +62,8 @@ static void quic_v6_udp_conf_init(struct sock *sk, struct udp_port_cfg *conf,
 	conf->local_ip6 = a->v6.sin6_addr;
 	conf->local_udp_port = a->v6.sin6_port;
 	conf->use_udp6_rx_checksums = true;
-	conf->ipv6_v6only = ipv6_only_sock(sk);
+	/* An IPv4 socket's IPv6 path (RFC 9000 Section 9.6) carries no IPv4. */
+	conf->ipv6_v6only = sk->sk_family != AF_INET6 || ipv6_only_sock(sk);
 }
 
 static int quic_v4_flow_route(struct sock *sk, union quic_addr *da, union quic_addr *sa,
@@ -98,6 +99,15 @@ static int quic_v4_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 	return 0;
 }
 
+/*
+ * An AF_INET socket may have an IPv6 path: a client that moved to a
+ * server's IPv6 preferred address, or a server offering one (RFC 9000
+ * Section 9.6). It has no struct ipv6_pinfo: no route cookie, IPv6 socket
+ * options or source preferences. Its cached IPv6 route is then checked
+ * against cookie 0, which never matches, so the route is looked up again
+ * for each datagram; the socket's own options (SO_BINDTODEVICE, SO_MARK)
+ * still apply through the flow.
+ */
 static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_addr *sa,
 			      struct flowi *fl)
 {
@@ -106,7 +116,7 @@ static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 	struct ip6_flowlabel *flowlabel;
 	struct dst_entry *dst;
 
-	if (__sk_dst_check(sk, np->dst_cookie))
+	if (__sk_dst_check(sk, np ? np->dst_cookie : 0))
 		return 1;
 
 	memset(fl, 0, sizeof(*fl));
@@ -131,7 +141,7 @@ static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 			fl6->flowi6_oif = da->v6.sin6_scope_id;
 	}
 
-	if (inet6_test_bit(SNDFLOW, sk)) {
+	if (np && inet6_test_bit(SNDFLOW, sk)) {
 		fl6->flowlabel = da->v6.sin6_flowinfo & IPV6_FLOWINFO_MASK;
 		if (fl6->flowlabel & IPV6_FLOWLABEL_MASK) {
 			flowlabel = fl6_sock_lookup(sk, fl6->flowlabel);
@@ -141,7 +151,8 @@ static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 		}
 	}
 
-	dst = ip6_dst_lookup_flow(sock_net(sk), sk, fl6, NULL);
+	/* The lookup reads the IPv6 source preferences of a socket it is given. */
+	dst = ip6_dst_lookup_flow(sock_net(sk), np ? sk : NULL, fl6, NULL);
 	if (IS_ERR(dst))
 		return PTR_ERR(dst);
 
@@ -149,7 +160,10 @@ static int quic_v6_flow_route(struct sock *sk, union quic_addr *da, union quic_a
 		sa->v6.sin6_family = AF_INET6;
 		sa->v6.sin6_addr = fl6->saddr;
 	}
-	ip6_dst_store(sk, dst, NULL, NULL);
+	if (np)
+		ip6_dst_store(sk, dst, NULL, NULL);
+	else
+		sk_setup_caps(sk, dst);
 	return 0;
 }
 
@@ -188,7 +202,9 @@ static void quic_v6_lower_xmit(struct sock *sk, struct sk_buff *skb, struct flow
 		return;
 	}
 
-	tc = (inet6_sk(sk)->tclass & ~INET_ECN_MASK) | (ecn & INET_ECN_MASK);
+	/* An AF_INET socket (no IPV6_TCLASS) uses its IP_TOS. */
+	tc = inet6_sk(sk) ? inet6_sk(sk)->tclass : READ_ONCE(inet_sk(sk)->tos);
+	tc = (tc & ~INET_ECN_MASK) | (ecn & INET_ECN_MASK);
 	ttl = ip6_dst_hoplimit(dst);
 	label = ip6_make_flowlabel(sock_net(sk), skb, fl6->flowlabel, true, fl6);
 	udp_tunnel6_xmit_skb(dst, sk, skb, NULL, &fl6->saddr, &fl6->daddr, tc, ttl, label,
@@ -420,6 +436,19 @@ u8 quic_get_msg_ecn(const struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_msg_ecn);
 
+/* Write an IPv4-mapped IPv6 address as plain IPv4; copy anything else. */
+static void quic_addr_unmap(union quic_addr *out, const union quic_addr *in)
+{
+	if (in->sa.sa_family == AF_INET6 && ipv6_addr_v4mapped(&in->v6.sin6_addr)) {
+		memset(out, 0, sizeof(*out));
+		out->v4.sin_family = AF_INET;
+		out->v4.sin_port = in->v6.sin6_port;
+		out->v4.sin_addr.s_addr = in->v6.sin6_addr.s6_addr32[3];
+		return;
+	}
+	*out = *in;
+}
+
 /**
  * quic_get_user_addr - validate and copy an address given by the user
  * @sk: socket the address is for
@@ -457,22 +486,92 @@ int quic_get_user_addr(struct sock *sk, union quic_addr *a, const struct sockadd
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_user_addr);
 
 /**
+ * quic_get_user_pref_addr - validate a preferred address given by a server
+ * @a: set to the address, zero padded; an IPv4-mapped one as plain IPv4
+ * @addr: the user's sockaddr (already in kernel memory)
+ * @addr_len: its length
+ *
+ * Unlike quic_get_user_addr(), the socket's family does not matter: a
+ * server may announce an address of either family in preferred_address
+ * (RFC 9000 Section 18.2), and a path of the other family gets a UDP
+ * tunnel of its own.
+ *
+ * Return: 0, -EINVAL when @addr_len is too short for the family,
+ * -EAFNOSUPPORT for a family other than AF_INET and AF_INET6.
+ */
+int quic_get_user_pref_addr(union quic_addr *a, const struct sockaddr *addr, int addr_len)
+{
+	union quic_addr in = {};
+	int len;
+
+	if (addr_len < (int)sizeof(addr->sa_family))
+		return -EINVAL;
+	if (addr->sa_family == AF_INET)
+		len = sizeof(struct sockaddr_in);
+	else if (addr->sa_family == AF_INET6)
+		len = sizeof(struct sockaddr_in6);
+	else
+		return -EAFNOSUPPORT;
+	if (addr_len < len)
+		return -EINVAL;
+	memcpy(&in, addr, len);
+	quic_addr_unmap(a, &in);
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_user_pref_addr);
+
+/**
+ * quic_addr_family - the IP version a path address really uses
+ * @a: IPv4, IPv4-mapped IPv6 or IPv6 address
+ *
+ * Return: AF_INET for an IPv4 or IPv4-mapped address, AF_INET6 for any
+ * other IPv6 address, 0 for an unset one.
+ */
+sa_family_t quic_addr_family(const union quic_addr *a)
+{
+	if (a->sa.sa_family == AF_INET6 && ipv6_addr_v4mapped(&a->v6.sin6_addr))
+		return AF_INET;
+	return a->sa.sa_family == AF_INET || a->sa.sa_family == AF_INET6 ?
+	       a->sa.sa_family : 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_addr_family);
+
+/* The IP version of the address @sk is connected to (or, unconnected, the
+ * one it would use first): an IPv6 socket carrying IPv4 holds it mapped.
+ */
+static sa_family_t quic_sk_peer_family(struct sock *sk)
+{
+	if (sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		return AF_INET6;
+	return AF_INET;
+}
+
+/**
  * quic_get_pref_addr - decode the address part of a preferred_address value
- * @sk: socket the address is for (selects which family is usable)
+ * @sk: the client socket; the IP version of its connection is preferred
  * @addr: set to the address to migrate to; sa_family is 0 when the value
- *        holds no address the socket can use (all-zero for its families)
+ *        holds neither an IPv4 nor an IPv6 address (both all zeros)
  * @pp: cursor; advanced past the 24 address bytes on success
  * @plen: bytes left at the cursor
  *
  * RFC 9000 Section 18.2: IPv4 address and port, then IPv6 address and port;
- * a family the server does not offer is all zeros. An IPv6 socket prefers
- * the IPv6 address and falls back to IPv4 unless it is IPV6_V6ONLY.
+ * a family the server does not offer is all zeros. Section 9.6 lets a
+ * server offer one of each "to allow clients to pick the one most suited
+ * to their network attachment". The client keeps the IP version it
+ * connected with when the server offers it: the handshake just showed
+ * that its network reaches the server that way, while the other version
+ * may not be routed at all. It takes the other version when that is the
+ * only one offered, whatever the socket's family: a path of the other
+ * version gets a UDP tunnel of its own (an AF_INET socket an IPv6 one, an
+ * IPV6_V6ONLY socket an IPv4 one). If the move fails, the client stays
+ * on the original path (Section 9.6.1).
  *
  * Return: 0, or -EINVAL when fewer than 24 bytes are left.
  */
 int quic_get_pref_addr(struct sock *sk, union quic_addr *addr, const u8 **pp, u32 *plen)
 {
 	const u8 *p = *pp;
+	bool has4, has6;
 	struct in6_addr a6;
 	__be16 port4, port6;
 	__be32 a4;
@@ -488,13 +587,15 @@ int quic_get_pref_addr(struct sock *sk, union quic_addr *addr, const u8 **pp, u3
 	*plen -= QUIC_PREF_ADDR_LEN;
 
 	memset(addr, 0, sizeof(*addr));
-	if (sk->sk_family == AF_INET6 && (port6 || !ipv6_addr_any(&a6))) {
+	has4 = port4 || a4;
+	has6 = port6 || !ipv6_addr_any(&a6);
+	if (has6 && (!has4 || quic_sk_peer_family(sk) == AF_INET6)) {
 		addr->v6.sin6_family = AF_INET6;
 		addr->v6.sin6_addr = a6;
 		addr->v6.sin6_port = port6;
 		return 0;
 	}
-	if ((sk->sk_family == AF_INET || !ipv6_only_sock(sk)) && (port4 || a4)) {
+	if (has4) {
 		addr->v4.sin_family = AF_INET;
 		addr->v4.sin_addr.s_addr = a4;
 		addr->v4.sin_port = port4;
@@ -541,19 +642,6 @@ int quic_set_pref_addr(struct sock *sk, u8 **pp, u32 *plen, const union quic_add
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_set_pref_addr);
 
-/* Write an IPv4-mapped IPv6 address as plain IPv4; copy anything else. */
-static void quic_addr_unmap(union quic_addr *out, const union quic_addr *in)
-{
-	if (in->sa.sa_family == AF_INET6 && ipv6_addr_v4mapped(&in->v6.sin6_addr)) {
-		memset(out, 0, sizeof(*out));
-		out->v4.sin_family = AF_INET;
-		out->v4.sin_port = in->v6.sin6_port;
-		out->v4.sin_addr.s_addr = in->v6.sin6_addr.s6_addr32[3];
-		return;
-	}
-	*out = *in;
-}
-
 /**
  * quic_cmp_sk_addr - tell whether @addr matches a socket address @a
  * @sk: socket owning @a (its family and IPV6_V6ONLY decide what matches)
@@ -591,6 +679,17 @@ bool quic_cmp_sk_addr(struct sock *sk, const union quic_addr *a, const union qui
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cmp_sk_addr);
 
+/* An AF_INET socket on an IPv6 path holds its IPv6 address in the
+ * sock_common IPv6 fields, which an AF_INET socket otherwise leaves
+ * unused, and 0.0.0.0 in the IPv4 ones.
+ */
+static bool quic_sk_v6_path(struct sock *sk, bool peer)
+{
+	if (peer)
+		return !sk->sk_daddr && !ipv6_addr_any(&sk->sk_v6_daddr);
+	return !sk->sk_rcv_saddr && !ipv6_addr_any(&sk->sk_v6_rcv_saddr);
+}
+
 /**
  * quic_get_sk_addr - getsockname()/getpeername() for QUIC sockets
  * @sock: the socket
@@ -598,7 +697,9 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cmp_sk_addr);
  * @peer: true for the peer address
  *
  * On an IPv6 socket, an IPv4 peer or local address (held IPv4-mapped) is
- * reported as a struct sockaddr_in.
+ * reported as a struct sockaddr_in; on an IPv4 socket whose path is IPv6
+ * (a server's preferred address, RFC 9000 Section 9.6), the IPv6 address
+ * is reported as a struct sockaddr_in6.
  *
  * Return: the address length, or a negative errno (-ENOTCONN for the peer
  * of an unconnected socket).
@@ -606,11 +707,26 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cmp_sk_addr);
 int quic_get_sk_addr(struct socket *sock, struct sockaddr *uaddr, bool peer)
 {
 	union quic_addr *a = quic_addr(uaddr);
+	struct sock *sk = sock->sk;
 	__be32 v4;
 	int ret;
 
-	if (sock->sk->sk_family == AF_INET)
-		return inet_getname(sock, uaddr, peer);
+	if (sk->sk_family == AF_INET) {
+		ret = inet_getname(sock, uaddr, peer);
+		if (ret < 0 || !quic_sk_v6_path(sk, peer))
+			return ret;
+		/* An IPv6 path: the address quic_set_sk_addr() kept for it. */
+		memset(a, 0, sizeof(struct sockaddr_in6));
+		a->v6.sin6_family = AF_INET6;
+		if (peer) {
+			a->v6.sin6_port = inet_sk(sk)->inet_dport;
+			a->v6.sin6_addr = sk->sk_v6_daddr;
+		} else {
+			a->v6.sin6_port = inet_sk(sk)->inet_sport;
+			a->v6.sin6_addr = sk->sk_v6_rcv_saddr;
+		}
+		return sizeof(struct sockaddr_in6);
+	}
 
 	ret = inet6_getname(sock, uaddr, peer);
 	if (ret < 0)
@@ -630,7 +746,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_sk_addr);
 /**
  * quic_set_sk_addr - record a local or peer address in the inet socket
  * @sk: the socket
- * @a: the address (IPv4 addresses are stored IPv4-mapped on IPv6 sockets)
+ * @a: the address (IPv4 addresses are stored IPv4-mapped on IPv6 sockets;
+ *     IPv6 ones on IPv4 sockets in the sock_common IPv6 fields)
  * @src: true for the local address, false for the peer's
  */
 void quic_set_sk_addr(struct sock *sk, const union quic_addr *a, bool src)
@@ -639,13 +756,25 @@ void quic_set_sk_addr(struct sock *sk, const union quic_addr *a, bool src)
 	struct in6_addr *v6;
 
 	if (sk->sk_family == AF_INET) {
+		union quic_addr x;
+		__be32 v4 = 0;
+
+		/* An IPv6 address goes where quic_get_sk_addr() finds it. */
+		quic_addr_unmap(&x, a);
+		v6 = src ? &sk->sk_v6_rcv_saddr : &sk->sk_v6_daddr;
+		if (x.sa.sa_family == AF_INET6)
+			*v6 = x.v6.sin6_addr;
+		else
+			memset(v6, 0, sizeof(*v6));
+		if (x.sa.sa_family == AF_INET)
+			v4 = x.v4.sin_addr.s_addr;
 		if (src) {
 			inet->inet_sport = a->v4.sin_port;
-			inet->inet_saddr = a->v4.sin_addr.s_addr;
-			inet->inet_rcv_saddr = a->v4.sin_addr.s_addr;
+			inet->inet_saddr = v4;
+			inet->inet_rcv_saddr = v4;
 		} else {
 			inet->inet_dport = a->v4.sin_port;
-			inet->inet_daddr = a->v4.sin_addr.s_addr;
+			inet->inet_daddr = v4;
 		}
 		return;
 	}

@@ -23,6 +23,7 @@ struct seq_file;
 
 /* Helpers selected by the address's own family */
 bool quic_addr_is_any(const union quic_addr *a);
+sa_family_t quic_addr_family(const union quic_addr *a);
 u32 quic_encap_len(const union quic_addr *a);
 void quic_udp_conf_init(struct sock *sk, struct udp_port_cfg *conf, const union quic_addr *a);
 int quic_flow_route(struct sock *sk, union quic_addr *da, union quic_addr *sa, struct flowi *fl);
@@ -39,6 +40,7 @@ u8 quic_get_msg_ecn(const struct sk_buff *skb);
 /* Helpers selected by the socket's family */
 int quic_get_user_addr(struct sock *sk, union quic_addr *a, const struct sockaddr *addr,
 		       int addr_len);
+int quic_get_user_pref_addr(union quic_addr *a, const struct sockaddr *addr, int addr_len);
 int quic_get_pref_addr(struct sock *sk, union quic_addr *addr, const u8 **pp, u32 *plen);
 int quic_set_pref_addr(struct sock *sk, u8 **pp, u32 *plen, const union quic_addr *addr);
 bool quic_cmp_sk_addr(struct sock *sk, const union quic_addr *a, const union quic_addr *addr);

@@ -199,12 +199,137 @@ static void family_pref_addr_falls_back_to_ipv4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET);
 	KUNIT_EXPECT_EQ(test, ntohs(out.v4.sin_port), 443);
 
-	/* An IPV6_V6ONLY socket finds nothing it can use. */
+	/* An IPV6_V6ONLY socket takes it too: through a tunnel of its own. */
 	sk->sk_ipv6only = 1;
 	r = buf;
 	left = sizeof(buf);
 	KUNIT_ASSERT_EQ(test, quic_get_pref_addr(sk, &out, &r, &left), 0);
-	KUNIT_EXPECT_EQ(test, out.sa.sa_family, 0);
+	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohs(out.v4.sin_port), 443);
+}
+
+/* RFC 9000 Section 18.2: the server may offer one IP version only; an
+ * IPv4 socket takes an IPv6 preferred address (it opens an IPv6 tunnel
+ * for it) instead of staying on the original path.
+ */
+static void family_pref_addr_ipv4_socket_takes_an_ipv6_only_offer(struct kunit *test)
+{
+	struct sock *sk = family_sk(test, AF_INET);
+	u8 buf[QUIC_PREF_ADDR_LEN], *w = buf;
+	u32 room = sizeof(buf), left = sizeof(buf);
+	union quic_addr a, out;
+	const u8 *r = buf;
+
+	quic_kunit_addr6(&a, "2001:db8::7", 4433);
+	KUNIT_ASSERT_EQ(test, quic_set_pref_addr(sk, &w, &room, &a), 0);
+	KUNIT_ASSERT_EQ(test, quic_get_pref_addr(sk, &out, &r, &left), 0);
+	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET6);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&out.v6.sin6_addr, &a.v6.sin6_addr));
+	KUNIT_EXPECT_EQ(test, ntohs(out.v6.sin6_port), 4433);
+}
+
+/* Both versions offered (Section 9.6: "to allow clients to pick the one
+ * most suited to their network attachment"): the client keeps the IP
+ * version its connection uses, the one its network is known to reach.
+ */
+static void family_pref_addr_both_offered_keeps_the_connection_ip_version(struct kunit *test)
+{
+	static const u8 both[QUIC_PREF_ADDR_LEN] = {
+		192, 0, 2, 9, 0x01, 0xbb,
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0x01, 0xbc };
+	struct sock *sk4 = family_sk(test, AF_INET);
+	struct sock *sk6 = family_sk(test, AF_INET6);
+	u32 left = sizeof(both);
+	const u8 *r = both;
+	union quic_addr out;
+
+	KUNIT_ASSERT_EQ(test, quic_get_pref_addr(sk4, &out, &r, &left), 0);
+	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohs(out.v4.sin_port), 443);
+
+	/* An IPv6 socket talking IPv6 takes the IPv6 address... */
+	ipv6_addr_set(&sk6->sk_v6_daddr, htonl(0x20010db8), 0, 0, htonl(1));
+	r = both;
+	left = sizeof(both);
+	KUNIT_ASSERT_EQ(test, quic_get_pref_addr(sk6, &out, &r, &left), 0);
+	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET6);
+	KUNIT_EXPECT_EQ(test, ntohs(out.v6.sin6_port), 444);
+
+	/* ... and one talking IPv4 (mapped) the IPv4 one. */
+	ipv6_addr_set_v4mapped(htonl(0xc0000201), &sk6->sk_v6_daddr);
+	r = both;
+	left = sizeof(both);
+	KUNIT_ASSERT_EQ(test, quic_get_pref_addr(sk6, &out, &r, &left), 0);
+	KUNIT_EXPECT_EQ(test, out.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohs(out.v4.sin_port), 443);
+}
+
+/* A server announces an address of either family, whatever its socket's
+ * (QUIC_SOCKOPT_CONNECTION_MIGRATION); a mapped one counts as IPv4.
+ */
+static void family_user_pref_addr_takes_either_family(struct kunit *test)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_port = htons(80) };
+	union quic_addr a;
+
+	s6.sin6_addr.s6_addr[15] = 1;
+	KUNIT_ASSERT_EQ(test, quic_get_user_pref_addr(&a, (struct sockaddr *)&s6, sizeof(s6)), 0);
+	KUNIT_EXPECT_EQ(test, a.sa.sa_family, AF_INET6);
+	KUNIT_EXPECT_EQ(test, quic_addr_family(&a), AF_INET6);
+	KUNIT_EXPECT_EQ(test, quic_get_user_pref_addr(&a, (struct sockaddr *)&s6, sizeof(s4)),
+			-EINVAL);
+	ipv6_addr_set_v4mapped(htonl(0xc6336409), &s6.sin6_addr);
+	KUNIT_ASSERT_EQ(test, quic_get_user_pref_addr(&a, (struct sockaddr *)&s6, sizeof(s6)), 0);
+	KUNIT_EXPECT_EQ(test, a.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohl(a.v4.sin_addr.s_addr), 0xc6336409U);
+	KUNIT_EXPECT_EQ(test, ntohs(a.v4.sin_port), 443);
+	KUNIT_ASSERT_EQ(test, quic_get_user_pref_addr(&a, (struct sockaddr *)&s4, sizeof(s4)), 0);
+	KUNIT_EXPECT_EQ(test, a.sa.sa_family, AF_INET);
+	s4.sin_family = AF_UNIX;
+	KUNIT_EXPECT_EQ(test, quic_get_user_pref_addr(&a, (struct sockaddr *)&s4, sizeof(s4)),
+			-EAFNOSUPPORT);
+}
+
+/* An IPv4 socket on an IPv6 path (after a move to a preferred address):
+ * getsockname() and getpeername() report the IPv6 addresses, and an IPv4
+ * address set later reports IPv4 again.
+ */
+static void family_ipv4_socket_reports_its_ipv6_path(struct kunit *test)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+	union quic_addr a, got;
+	int len;
+
+	lock_sock(sock->sk);
+	quic_set_state(sock->sk, QUIC_SS_ESTABLISHED);
+	release_sock(sock->sk);
+	quic_kunit_addr6(&a, "2001:db8::1", 443);
+	quic_set_sk_addr(sock->sk, &a, false);
+	quic_kunit_addr6(&a, "2001:db8::2", 5000);
+	quic_set_sk_addr(sock->sk, &a, true);
+	memset(&got, 0, sizeof(got));
+	len = quic_get_sk_addr(sock, &got.sa, true);
+	KUNIT_EXPECT_EQ(test, len, (int)sizeof(struct sockaddr_in6));
+	KUNIT_EXPECT_EQ(test, got.sa.sa_family, AF_INET6);
+	KUNIT_EXPECT_EQ(test, got.v6.sin6_addr.s6_addr[15], 1);
+	KUNIT_EXPECT_EQ(test, ntohs(got.v6.sin6_port), 443);
+	memset(&got, 0, sizeof(got));
+	len = quic_get_sk_addr(sock, &got.sa, false);
+	KUNIT_EXPECT_EQ(test, len, (int)sizeof(struct sockaddr_in6));
+	KUNIT_EXPECT_EQ(test, got.v6.sin6_addr.s6_addr[15], 2);
+	KUNIT_EXPECT_EQ(test, ntohs(got.v6.sin6_port), 5000);
+
+	quic_kunit_addr4(&a, "192.0.2.1", 443);
+	quic_set_sk_addr(sock->sk, &a, false);
+	memset(&got, 0, sizeof(got));
+	len = quic_get_sk_addr(sock, &got.sa, true);
+	KUNIT_EXPECT_EQ(test, len, (int)sizeof(struct sockaddr_in));
+	KUNIT_EXPECT_EQ(test, got.sa.sa_family, AF_INET);
+	KUNIT_EXPECT_EQ(test, ntohl(got.v4.sin_addr.s_addr), 0xc0000201U);
+	lock_sock(sock->sk);
+	quic_set_state(sock->sk, QUIC_SS_CLOSED);
+	release_sock(sock->sk);
 }
 
 static void family_pref_addr_rejects_short_buffers(struct kunit *test)
@@ -483,6 +608,10 @@ static struct kunit_case family_cases[] = {
 	KUNIT_CASE(family_pref_addr_v4_encode_decode),
 	KUNIT_CASE(family_pref_addr_v6_encode_decode),
 	KUNIT_CASE(family_pref_addr_falls_back_to_ipv4),
+	KUNIT_CASE(family_pref_addr_ipv4_socket_takes_an_ipv6_only_offer),
+	KUNIT_CASE(family_pref_addr_both_offered_keeps_the_connection_ip_version),
+	KUNIT_CASE(family_user_pref_addr_takes_either_family),
+	KUNIT_CASE(family_ipv4_socket_reports_its_ipv6_path),
 	KUNIT_CASE(family_pref_addr_rejects_short_buffers),
 	KUNIT_CASE(family_getname_reports_local_and_peer),
 	KUNIT_CASE(family_getname_v6_reports_ipv4_peer_as_sockaddr_in),
