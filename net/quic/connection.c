@@ -786,7 +786,8 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 		quic_conn_id_set_token(quic_dest(sk), 0, params->reset_token);
 	/* Section 9.6: the ID of a preferred address is the server's ID 1,
 	 * usable on any path; the address is probed once the handshake is
-	 * confirmed (migrate.c), when this socket can reach its family.
+	 * confirmed (migrate.c), from a tunnel of its own when its IP version
+	 * is not the connection's.
 	 */
 	if (!serv && (params->present & QUIC_PARAM_HAS_PREF_ADDR) &&
 	    !quic_conn_id_add(quic_dest(sk), &params->pref.cid, 1, params->pref.token,
@@ -795,6 +796,8 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 		quic_path_set_daddr(quic_paths(sk), 1, &params->pref.addr);
 		quic_paths(sk)->pref_addr = 1;
 		quic_paths(sk)->pref_state = QUIC_PATH_PREF_OFFERED;
+		/* Of the other IP version: a local address and tunnel for it. */
+		quic_migrate_pref_prepare(sk);
 	}
 	kfree(params);
 	quic_conn_apply_remote(sk);

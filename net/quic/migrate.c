@@ -99,7 +99,9 @@ static void quic_migrate_new_path(struct sock *sk, bool same_ip)
 
 /* The path a preferred address probe or response takes: for the server,
  * its preferred address to @peer with the active ID; for the client, its
- * address to the server's preferred one with ID 1.
+ * address to the server's preferred one with ID 1: the address of the
+ * tunnel it opened for that path when the preferred address uses the
+ * other IP version (quic_migrate_pref_prepare()), else its current one.
  */
 static int quic_migrate_pref_send(struct sock *sk, const struct quic_frame *f,
 				  const union quic_addr *peer)
@@ -117,7 +119,8 @@ static int quic_migrate_pref_send(struct sock *sk, const struct quic_frame *f,
 	if (!e)
 		return -EINVAL;
 	quic_conn_id_mark_used(quic_dest(sk), e);
-	return quic_xmit_probe(sk, f, &e->id, quic_path_saddr(paths, 0),
+	return quic_xmit_probe(sk, f, &e->id,
+			       quic_path_saddr(paths, paths->path[1].udp_sk ? 1 : 0),
 			       quic_path_daddr(paths, 1));
 }
 
@@ -148,6 +151,9 @@ static void quic_migrate_pref_abandon(struct sock *sk)
 	paths->pref_addr = 0;
 	paths->pref_state = QUIC_PATH_PREF_NONE;
 	paths->alt_probes = 0;
+	/* A tunnel of the other IP version goes too (safe in softirq). */
+	if (paths->path[1].udp_sk)
+		quic_path_free(sk, paths, 1);
 	memset(quic_path_daddr(paths, 1), 0, sizeof(union quic_addr));
 	quic_path_challenge_clear(paths);
 }
@@ -176,6 +182,13 @@ static void quic_migrate_pref_move_client(struct sock *sk)
 	/* The address pair is the socket's key in the lookup table. */
 	quic_conn_unhash(sk);
 	quic_path_swap(paths);
+	/* With a tunnel of its own (the other IP version) path 1 now holds
+	 * the original path: its tunnel goes, as after a local migration.
+	 */
+	if (paths->path[1].udp_sk) {
+		quic_path_free(sk, paths, 1);
+		quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
+	}
 	memset(quic_path_daddr(paths, 1), 0, sizeof(union quic_addr));
 	quic_path_set_alt_state(paths, QUIC_PATH_ALT_NONE);
 	paths->pref_addr = 0;
@@ -289,22 +302,66 @@ void quic_migrate_pref_start(struct sock *sk)
 }
 
 /**
+ * quic_migrate_pref_prepare - client: open a path of the preferred address's IP version
+ * @sk: the socket, owned, in process context (binding sleeps), once the
+ *	server's preferred address is recorded in path 1
+ *
+ * RFC 9000 Section 9.6 lets a server offer an address of either IP
+ * version. One of the version the connection already uses is reached
+ * from the current local address. One of the other version needs a local
+ * address of that version and a UDP tunnel bound to it: the route to the
+ * preferred address picks the address, and a free port is taken. An
+ * IPv4 socket so gets an IPv6 tunnel, an IPV6_V6ONLY socket an IPv4 one.
+ * If that fails the preferred address is given up and the client stays
+ * on the original path, as when it cannot be validated (Section 9.6.1).
+ */
+void quic_migrate_pref_prepare(struct sock *sk)
+{
+	struct quic_path_group *paths = quic_paths(sk);
+	union quic_addr sa = {};
+	struct flowi fl;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (paths->serv || !paths->pref_addr || paths->path[1].udp_sk)
+		return;
+	if (quic_addr_family(quic_path_daddr(paths, 1)) ==
+	    quic_addr_family(quic_path_saddr(paths, 0)))
+		return;
+	/* The active path's cached route is not this one. */
+	sk_dst_reset(sk);
+	err = quic_flow_route(sk, quic_path_daddr(paths, 1), &sa, &fl);
+	sk_dst_reset(sk);
+	if (err >= 0) {
+		sa.v4.sin_port = 0;
+		quic_path_set_saddr(paths, 1, &sa);
+		err = quic_path_bind(sk, paths, 1);
+	}
+	if (err < 0) {
+		memset(quic_path_saddr(paths, 1), 0, sizeof(union quic_addr));
+		quic_migrate_pref_abandon(sk);
+	}
+}
+
+/**
  * quic_migrate_alt_local - was a datagram sent to the alternate path's address
  * @sk: the QUIC socket the receive path found, not locked
  * @local: the address the datagram was sent to
  *
- * Only a server offering a preferred address has a local address of its
- * own on path 1; it is set before the handshake and only cleared after
- * the move, so reading it unlocked gives an answer right for any datagram
- * that could be on that path.
+ * A server offering a preferred address has a local address of its own
+ * on path 1; it is set before the handshake and only cleared after the
+ * move, so reading it unlocked gives an answer right for any datagram
+ * that could be on that path. A client's path 1 tunnel (a preferred
+ * address of the other IP version) may go at any time, and the client
+ * does not need the answer: it tells paths apart by the peer's address.
  *
- * Return: true when @local is path 1's local address.
+ * Return: true when @local is a server's path 1 local address.
  */
 bool quic_migrate_alt_local(struct sock *sk, const union quic_addr *local)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 
-	return READ_ONCE(paths->path[1].udp_sk) &&
+	return paths->serv && READ_ONCE(paths->path[1].udp_sk) &&
 	       quic_cmp_sk_addr(sk, quic_path_saddr(paths, 1), local);
 }
 
@@ -531,7 +588,8 @@ int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	if (copy_from_sockptr(&ss, optval, optlen))
 		return -EFAULT;
 	if (paths->serv) {
-		err = quic_get_user_addr(sk, &a, (struct sockaddr *)&ss, optlen);
+		/* Either IP version, whatever the socket's family. */
+		err = quic_get_user_pref_addr(&a, (struct sockaddr *)&ss, optlen);
 		return err ?: quic_migrate_pref_offer(sk, &a);
 	}
 	if (!quic_is_established(sk) || !quic_outq(sk)->confirmed)
@@ -541,6 +599,14 @@ int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	err = quic_get_user_addr(sk, &a, (struct sockaddr *)&ss, optlen);
 	if (err)
 		return err;
+	/* The peer stays where it is: the new address must reach it, so it
+	 * is of the peer's IP version (after a move to a preferred address
+	 * of the other version, not necessarily the socket's), or the
+	 * dual-stack IPv6 wildcard.
+	 */
+	if (quic_addr_family(&a) != quic_addr_family(quic_path_daddr(paths, 0)) &&
+	    !(quic_addr_is_any(&a) && a.sa.sa_family == AF_INET6 && !ipv6_only_sock(sk)))
+		return -EAFNOSUPPORT;
 
 	quic_path_set_saddr(paths, 1, &a);
 	quic_path_set_daddr(paths, 1, quic_path_daddr(paths, 0));

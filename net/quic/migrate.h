@@ -19,6 +19,7 @@ void quic_migrate_path_timeout(struct sock *sk);
 int quic_migrate_local(struct sock *sk, sockptr_t optval, unsigned int optlen);
 
 void quic_migrate_pref_start(struct sock *sk);
+void quic_migrate_pref_prepare(struct sock *sk);
 bool quic_migrate_alt_local(struct sock *sk, const union quic_addr *local);
 bool quic_migrate_pref_on_path(struct sock *sk, bool alt_local, const union quic_addr *peer);
 void quic_migrate_pref_respond(struct sock *sk, const struct quic_frame *f,

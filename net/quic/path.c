@@ -298,6 +298,11 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_group_init);
  * @paths: its path group
  * @path: 0 (active) or 1 (alternate)
  *
+ * The active path's address must suit the socket's family. The alternate
+ * path may use the other IP version (a server's preferred address, RFC
+ * 9000 Section 9.6): its tunnel is a UDP socket of the address's own
+ * family, an IPv6 one IPV6_V6ONLY.
+ *
  * With a port in the path's local address, the tunnel of that address is
  * shared or created. With port 0, a free port of the local port range is
  * picked at random (reserved ports skipped) and written into the path's
@@ -324,12 +329,12 @@ int quic_path_bind(struct sock *sk, struct quic_path_group *paths, u8 path)
 		return -EINVAL;
 	a = *quic_path_saddr(paths, path);
 	if (a.sa.sa_family == AF_INET6) {
-		if (sk->sk_family != AF_INET6)
+		if (sk->sk_family != AF_INET6 && !path)
 			return -EAFNOSUPPORT;
 		/* IPV6_V6ONLY: no IPv4 traffic, mapped addresses included. */
 		if (ipv6_only_sock(sk) && ipv6_addr_v4mapped(&a.v6.sin6_addr))
 			return -EINVAL;
-	} else if (a.sa.sa_family != AF_INET || ipv6_only_sock(sk)) {
+	} else if (a.sa.sa_family != AF_INET || (ipv6_only_sock(sk) && !path)) {
 		return -EAFNOSUPPORT;
 	}
 	if (!quic_path_get_wq())
@@ -738,6 +743,25 @@ int quic_path_get_pref_addr(struct sock *sk, struct quic_path_group *paths, cons
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_get_pref_addr);
 
 /**
+ * quic_path_encap_len - IP and UDP header bytes in front of the active path's packets
+ * @paths: the path group, its peer address set
+ *
+ * The IP version is the peer address's own, whatever the socket's family:
+ * an IPv4-mapped peer counts as IPv4, and an IPv4 socket may be on an IPv6
+ * path (RFC 9000 Section 9.6).
+ *
+ * Return: 28 for IPv4, 48 for IPv6.
+ */
+u32 quic_path_encap_len(struct quic_path_group *paths)
+{
+	union quic_addr a = {};
+
+	a.sa.sa_family = quic_addr_family(quic_path_daddr(paths, 0));
+	return quic_encap_len(&a);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_encap_len);
+
+/**
  * quic_path_pl_toobig - feed a Packet Too Big to the active path's PLPMTUD
  * @paths: the path group
  * @mtu: the MTU the ICMP message reports (IP packet size)
@@ -750,15 +774,8 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_get_pref_addr);
  */
 u32 quic_path_pl_toobig(struct quic_path_group *paths, u32 mtu)
 {
-	union quic_addr *da = quic_path_daddr(paths, 0);
-	union quic_addr v4 = {};
-	u32 hlen;
+	u32 hlen = quic_path_encap_len(paths);
 
-	if (da->sa.sa_family == AF_INET6 && ipv6_addr_v4mapped(&da->v6.sin6_addr)) {
-		v4.v4.sin_family = AF_INET;
-		da = &v4;
-	}
-	hlen = quic_encap_len(da);
 	if (mtu <= hlen)
 		return 0;
 	return quic_plpmtud_toobig(&paths->pl, mtu - hlen);

@@ -273,6 +273,7 @@ int quic_path_put_pref_addr(struct sock *sk, struct quic_path_group *paths, u8 *
 int quic_path_get_pref_addr(struct sock *sk, struct quic_path_group *paths, const u8 **pp,
 			    u32 *plen);
 
+u32 quic_path_encap_len(struct quic_path_group *paths);
 u32 quic_path_pl_toobig(struct quic_path_group *paths, u32 mtu);
 
 void quic_path_flush(void);

@@ -784,8 +784,7 @@ void quic_xmit_pmtu_start(struct sock *sk)
 		return;
 	dst = sk_dst_get(sk);
 	if (dst) {
-		u32 hdr = sizeof(struct udphdr) + (sk->sk_family == AF_INET6 ?
-						   sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+		u32 hdr = quic_path_encap_len(quic_paths(sk));
 		u32 mtu = dst_mtu(dst);
 
 		max = min(max, mtu > hdr ? mtu - hdr : 0);

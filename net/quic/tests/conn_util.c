@@ -345,6 +345,13 @@ static void conn_wait_initials(struct kunit *test, struct socket *client, u8 cou
 	KUNIT_ASSERT_GE(test, sent, count);
 }
 
+/* Server: offer @a as a preferred address, sized by its own family. */
+static int conn_offer_pref(struct socket *server, union quic_addr *a)
+{
+	return quic_kernel_setsockopt(server->sk, QUIC_SOCKOPT_CONNECTION_MIGRATION, a,
+				      conn_addr_len(a->sa.sa_family));
+}
+
 /**
  * conn_handshake - connect a client to a listener and complete a stand-in handshake
  * @test: the case
@@ -394,6 +401,9 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		sock_set_rcvbuf(p->lsock->sk, p->listen_rcvbuf);
 	p->client->sk->sk_rcvtimeo = CONN_TIMEO;
 	p->client->sk->sk_sndtimeo = CONN_TIMEO;
+	/* IPV6_V6ONLY before connect(), as setsockopt() would set it. */
+	if (p->client_v6only)
+		p->client->sk->sk_ipv6only = 1;
 
 	conn_addr(&a, c->family, c->ip, port);
 	KUNIT_ASSERT_EQ(test, kernel_bind(p->lsock, &a.sa, conn_addr_len(c->family)), 0);
@@ -494,11 +504,11 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 							     QUIC_SOCKOPT_TRANSPORT_PARAM,
 							     (void *)p->server_late,
 							     sizeof(*p->server_late)), 0);
+	/* A preferred address may be of either family (RFC 9000 Section 18.2). */
 	if (p->server_pref)
-		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->server->sk,
-							     QUIC_SOCKOPT_CONNECTION_MIGRATION,
-							     p->server_pref,
-							     conn_addr_len(c->family)), 0);
+		KUNIT_ASSERT_EQ(test, conn_offer_pref(p->server, p->server_pref), 0);
+	if (p->server_pref2)
+		KUNIT_ASSERT_EQ(test, conn_offer_pref(p->server, p->server_pref2), 0);
 
 	/* The server's flight: its parameters travel in EncryptedExtensions. */
 	KUNIT_ASSERT_EQ(test, conn_params_to(p->client, p->server), 0);

@@ -41,7 +41,10 @@ struct conn_case {
  * @client_keepalive: the client's keepalive_probe_interval (microseconds,
  *	the 28-byte QUIC_SOCKOPT_CONFIG layout; 0: not set).
  * @server_pref: a preferred address the server offers once accepted
- *	(QUIC_SOCKOPT_CONNECTION_MIGRATION before its parameters go out).
+ *	(QUIC_SOCKOPT_CONNECTION_MIGRATION before its parameters go out),
+ *	of either family.
+ * @server_pref2: a second one, of the other family (NULL: none).
+ * @client_v6only: IPV6_V6ONLY on the client (AF_INET6 cases).
  * @server_waits_initials: the server's stand-in TLS is slow: it answers
  *	the ClientHello only once the client has sent this many Initial
  *	packets (its first, then PTO probes); 0: at once.
@@ -83,6 +86,8 @@ struct conn_pair {
 	u32 client_token_len;
 	u32 client_keepalive;
 	union quic_addr *server_pref;
+	union quic_addr *server_pref2;
+	u8 client_v6only;
 	u8 server_waits_initials;
 	int listen_sndbuf;
 	int listen_rcvbuf;
