@@ -366,6 +366,7 @@ void quic_conn_free(struct sock *sk)
 		quic_pnspace_free(&qs->space[i]);
 	quic_path_free(sk, &qs->paths, 0);
 	quic_path_free(sk, &qs->paths, 1);
+	quic_path_free(sk, &qs->paths, QUIC_PATH_PREF2);
 }
 
 /**
@@ -700,6 +701,8 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 		if (quic_paths(sk)->pref_addr && pref &&
 		    !quic_cid_reset_token(sock_net(sk), &pref->id, params->pref.token)) {
 			params->pref.addr = *quic_path_saddr(quic_paths(sk), 1);
+			/* One address of each IP version (Section 18.2). */
+			params->pref.addr2 = *quic_path_saddr(quic_paths(sk), QUIC_PATH_PREF2);
 			params->pref.cid = pref->id;
 			params->present |= QUIC_PARAM_HAS_PREF_ADDR;
 		}

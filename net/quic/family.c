@@ -604,8 +604,65 @@ int quic_get_pref_addr(struct sock *sk, union quic_addr *addr, const u8 **pp, u3
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_pref_addr);
 
+/* Write @addr into its IP version's slot of the 24 bytes at @p. */
+static int quic_put_pref_slot(u8 *p, const union quic_addr *addr)
+{
+	union quic_addr a;
+
+	quic_addr_unmap(&a, addr);
+	if (a.sa.sa_family == AF_INET) {
+		memcpy(p, &a.v4.sin_addr, QUIC_ADDR4_LEN);
+		memcpy(p + QUIC_ADDR4_LEN, &a.v4.sin_port, QUIC_PORT_LEN);
+		return 0;
+	}
+	if (a.sa.sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	p += QUIC_ADDR4_LEN + QUIC_PORT_LEN;
+	memcpy(p, &a.v6.sin6_addr, QUIC_ADDR6_LEN);
+	memcpy(p + QUIC_ADDR6_LEN, &a.v6.sin6_port, QUIC_PORT_LEN);
+	return 0;
+}
+
 /**
- * quic_set_pref_addr - encode the address part of a preferred_address value
+ * quic_set_pref_addrs - encode the address part of a preferred_address value
+ * @pp: output cursor; advanced by 24 bytes on success
+ * @plen: room left at the cursor
+ * @addr: IPv4, IPv4-mapped IPv6 or IPv6 address
+ * @addr2: NULL or unset (sa_family 0), or an address of the other IP
+ *	   version than @addr: RFC 9000 Section 18.2 carries one of each
+ *
+ * A version without an address is written as all zeros.
+ *
+ * Return: 0, -ENOSPC when fewer than 24 bytes are left, -EAFNOSUPPORT for
+ * an address of neither family, -EINVAL for two of one IP version.
+ */
+int quic_set_pref_addrs(u8 **pp, u32 *plen, const union quic_addr *addr,
+			const union quic_addr *addr2)
+{
+	bool two = addr2 && addr2->sa.sa_family;
+	int err;
+
+	if (addr->sa.sa_family != AF_INET && addr->sa.sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	if (two && quic_addr_family(addr2) == quic_addr_family(addr))
+		return -EINVAL;
+	if (*plen < QUIC_PREF_ADDR_LEN)
+		return -ENOSPC;
+
+	memset(*pp, 0, QUIC_PREF_ADDR_LEN);
+	err = quic_put_pref_slot(*pp, addr);
+	if (!err && two)
+		err = quic_put_pref_slot(*pp, addr2);
+	if (err)
+		return err;
+	*pp += QUIC_PREF_ADDR_LEN;
+	*plen -= QUIC_PREF_ADDR_LEN;
+	return 0;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_set_pref_addrs);
+
+/**
+ * quic_set_pref_addr - encode a preferred_address value of one address
  * @sk: socket announcing the address
  * @pp: output cursor; advanced by 24 bytes on success
  * @plen: room left at the cursor
@@ -617,28 +674,7 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_get_pref_addr);
  */
 int quic_set_pref_addr(struct sock *sk, u8 **pp, u32 *plen, const union quic_addr *addr)
 {
-	u8 *p = *pp;
-
-	if (addr->sa.sa_family != AF_INET && addr->sa.sa_family != AF_INET6)
-		return -EAFNOSUPPORT;
-	if (*plen < QUIC_PREF_ADDR_LEN)
-		return -ENOSPC;
-
-	memset(p, 0, QUIC_PREF_ADDR_LEN);
-	if (addr->sa.sa_family == AF_INET) {
-		memcpy(p, &addr->v4.sin_addr, QUIC_ADDR4_LEN);
-		memcpy(p + QUIC_ADDR4_LEN, &addr->v4.sin_port, QUIC_PORT_LEN);
-	} else if (ipv6_addr_v4mapped(&addr->v6.sin6_addr)) {
-		memcpy(p, &addr->v6.sin6_addr.s6_addr32[3], QUIC_ADDR4_LEN);
-		memcpy(p + QUIC_ADDR4_LEN, &addr->v6.sin6_port, QUIC_PORT_LEN);
-	} else {
-		p += QUIC_ADDR4_LEN + QUIC_PORT_LEN;
-		memcpy(p, &addr->v6.sin6_addr, QUIC_ADDR6_LEN);
-		memcpy(p + QUIC_ADDR6_LEN, &addr->v6.sin6_port, QUIC_PORT_LEN);
-	}
-	*pp += QUIC_PREF_ADDR_LEN;
-	*plen -= QUIC_PREF_ADDR_LEN;
-	return 0;
+	return quic_set_pref_addrs(pp, plen, addr, NULL);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_set_pref_addr);
 

@@ -43,6 +43,8 @@ int quic_get_user_addr(struct sock *sk, union quic_addr *a, const struct sockadd
 int quic_get_user_pref_addr(union quic_addr *a, const struct sockaddr *addr, int addr_len);
 int quic_get_pref_addr(struct sock *sk, union quic_addr *addr, const u8 **pp, u32 *plen);
 int quic_set_pref_addr(struct sock *sk, u8 **pp, u32 *plen, const union quic_addr *addr);
+int quic_set_pref_addrs(u8 **pp, u32 *plen, const union quic_addr *addr,
+			const union quic_addr *addr2);
 bool quic_cmp_sk_addr(struct sock *sk, const union quic_addr *a, const union quic_addr *addr);
 int quic_get_sk_addr(struct socket *sock, struct sockaddr *uaddr, bool peer);
 void quic_set_sk_addr(struct sock *sk, const union quic_addr *a, bool src);

@@ -97,8 +97,19 @@ static void quic_migrate_new_path(struct sock *sk, bool same_ip)
 /* Challenges a client sends toward a preferred address before it stays. */
 #define QUIC_MIGRATE_PREF_PROBES	3
 
+/* Server: the preferred address @peer came to, by its IP version: path 1's
+ * or, when the server offered one of each, QUIC_PATH_PREF2's.
+ */
+static u8 quic_migrate_pref_slot(struct quic_path_group *paths, const union quic_addr *peer)
+{
+	if (paths->path[QUIC_PATH_PREF2].udp_sk &&
+	    quic_addr_family(peer) == quic_addr_family(quic_path_saddr(paths, QUIC_PATH_PREF2)))
+		return QUIC_PATH_PREF2;
+	return 1;
+}
+
 /* The path a preferred address probe or response takes: for the server,
- * its preferred address to @peer with the active ID; for the client, its
+ * its preferred address of @peer's IP version to @peer with the active ID; for the client, its
  * address to the server's preferred one with ID 1: the address of the
  * tunnel it opened for that path when the preferred address uses the
  * other IP version (quic_migrate_pref_prepare()), else its current one.
@@ -113,7 +124,9 @@ static int quic_migrate_pref_send(struct sock *sk, const struct quic_frame *f,
 		e = quic_conn_id_active(quic_dest(sk));
 		if (!e)
 			return -EINVAL;
-		return quic_xmit_probe(sk, f, &e->id, quic_path_saddr(paths, 1), peer);
+		return quic_xmit_probe(sk, f, &e->id,
+				       quic_path_saddr(paths, quic_migrate_pref_slot(paths, peer)),
+				       peer);
 	}
 	e = quic_conn_id_find(quic_dest(sk), 1);
 	if (!e)
@@ -216,6 +229,15 @@ static void quic_migrate_pref_move_server(struct sock *sk)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 
+	/* Of two preferred addresses, the one the client came to becomes
+	 * path 1 and the other one's tunnel goes.
+	 */
+	if (paths->pref2_used) {
+		quic_path_free(sk, paths, 1);
+		paths->path[1] = paths->path[QUIC_PATH_PREF2];
+		paths->path[QUIC_PATH_PREF2].udp_sk = NULL;
+	}
+	quic_path_free(sk, paths, QUIC_PATH_PREF2);
 	quic_conn_unhash(sk);
 	quic_path_swap(paths);
 	/* The original address stays the listener's: only our reference to
@@ -224,6 +246,7 @@ static void quic_migrate_pref_move_server(struct sock *sk)
 	quic_path_free(sk, paths, 1);
 	paths->pref_addr = 0;
 	paths->pref_moved = 0;
+	paths->pref2_used = 0;
 	paths->pref_state = QUIC_PATH_PREF_NONE;
 	quic_set_sk_addr(sk, quic_path_saddr(paths, 0), true);
 	quic_set_sk_addr(sk, quic_path_daddr(paths, 0), false);
@@ -257,22 +280,29 @@ static void quic_migrate_pref_validated(struct sock *sk)
  *	were encoded
  * @a: the address, with a port
  *
- * Return: 0; -EINVAL once the parameters went out, for a second offer, a
- * port 0 or the address in use; -ENOMEM; an errno of binding the address.
+ * RFC 9000 Section 18.2 carries an IPv4 and an IPv6 address: a second
+ * offer, of the other IP version, is announced next to the first, with
+ * the same connection ID; the client picks one (quic_get_pref_addr()).
+ * Either may be of the other IP version than the socket's.
+ *
+ * Return: 0; -EINVAL once the parameters went out, for a third offer, a
+ * second one of the first one's IP version, a port 0 or the address in
+ * use; -ENOMEM; an errno of binding the address.
  */
 static int quic_migrate_pref_offer(struct sock *sk, const union quic_addr *a)
 {
 	struct quic_path_group *paths = quic_paths(sk);
+	bool second = paths->pref_addr;
 	struct quic_conn_id cid;
 	int err;
 
-	if (!quic_is_establishing(sk) || quic_sk(sk)->local_param_sent || paths->pref_addr)
+	if (!quic_is_establishing(sk) || quic_sk(sk)->local_param_sent)
 		return -EINVAL;
 	/* The address in use is no other path. */
 	if (quic_cmp_sk_addr(sk, quic_path_saddr(paths, 0), a))
 		return -EINVAL;
 	err = quic_path_offer_pref_addr(sk, paths, a);
-	if (err)
+	if (err || second)
 		return err;
 	quic_conn_id_generate(&cid, QUIC_CONN_ID_OWN_LEN);
 	err = quic_conn_id_add(quic_source(sk), &cid, 1, NULL, GFP_KERNEL);
@@ -349,20 +379,26 @@ void quic_migrate_pref_prepare(struct sock *sk)
  * @local: the address the datagram was sent to
  *
  * A server offering a preferred address has a local address of its own
- * on path 1; it is set before the handshake and only cleared after the
+ * on path 1 (and on QUIC_PATH_PREF2 when it offered one of each IP
+ * version); it is set before the handshake and only cleared after the
  * move, so reading it unlocked gives an answer right for any datagram
  * that could be on that path. A client's path 1 tunnel (a preferred
  * address of the other IP version) may go at any time, and the client
  * does not need the answer: it tells paths apart by the peer's address.
  *
- * Return: true when @local is a server's path 1 local address.
+ * Return: true when @local is one of a server's preferred addresses.
  */
 bool quic_migrate_alt_local(struct sock *sk, const union quic_addr *local)
 {
 	struct quic_path_group *paths = quic_paths(sk);
 
-	return paths->serv && READ_ONCE(paths->path[1].udp_sk) &&
-	       quic_cmp_sk_addr(sk, quic_path_saddr(paths, 1), local);
+	if (!paths->serv)
+		return false;
+	if (READ_ONCE(paths->path[1].udp_sk) &&
+	    quic_cmp_sk_addr(sk, quic_path_saddr(paths, 1), local))
+		return true;
+	return READ_ONCE(paths->path[QUIC_PATH_PREF2].udp_sk) &&
+	       quic_cmp_sk_addr(sk, quic_path_saddr(paths, QUIC_PATH_PREF2), local);
 }
 
 /**
@@ -419,7 +455,8 @@ void quic_migrate_pref_rcvd(struct sock *sk, const union quic_addr *peer, bool m
 	if (!paths->serv || !paths->pref_addr || paths->pref_state == QUIC_PATH_PREF_NONE ||
 	    !quic_is_established(sk))
 		return;
-	quic_path_set_daddr(paths, 1, peer);
+	paths->pref2_used = quic_migrate_pref_slot(paths, peer) == QUIC_PATH_PREF2;
+	quic_path_set_daddr(paths, paths->pref2_used ? QUIC_PATH_PREF2 : 1, peer);
 	if (moved)
 		paths->pref_moved = 1;
 	if (paths->pref_state == QUIC_PATH_PREF_OFFERED ||

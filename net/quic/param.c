@@ -519,7 +519,7 @@ static void quic_param_put_pref_addr(struct quic_param_out *o, struct sock *sk,
 		o->err = quic_put_var(&o->p, &o->len,
 				      QUIC_PREF_ADDR_LEN + 1 + cid_len + QUIC_FRAME_TOKEN_LEN);
 	if (!o->err)
-		o->err = quic_set_pref_addr(sk, &o->p, &o->len, &pref->addr);
+		o->err = quic_set_pref_addrs(&o->p, &o->len, &pref->addr, &pref->addr2);
 	if (!o->err)
 		o->err = quic_put_int(&o->p, &o->len, cid_len, 1);
 	if (!o->err)

@@ -79,11 +79,14 @@ enum quic_transport_param_id {
  * @addr: the address to migrate to; when decoding, the one the socket can
  *	use (sa_family 0 when neither family offered is usable), see
  *	quic_get_pref_addr()
+ * @addr2: when encoding, an address of the other IP version than @addr to
+ *	announce too, or unset (sa_family 0); left unset when decoding
  * @cid: Connection ID, sequence number 1, 1 to 20 bytes
  * @token: Stateless Reset Token of @cid
  */
 struct quic_param_pref_addr {
 	union quic_addr addr;
+	union quic_addr addr2;
 	struct quic_conn_id cid;
 	u8 token[QUIC_FRAME_TOKEN_LEN];
 };

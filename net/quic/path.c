@@ -296,10 +296,10 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_group_init);
  * quic_path_bind - bind a path's local address to a UDP tunnel socket
  * @sk: the QUIC socket (namespace, IPV6_V6ONLY, local port range)
  * @paths: its path group
- * @path: 0 (active) or 1 (alternate)
+ * @path: 0 (active), 1 (alternate) or %QUIC_PATH_PREF2
  *
- * The active path's address must suit the socket's family. The alternate
- * path may use the other IP version (a server's preferred address, RFC
+ * The active path's address must suit the socket's family. The others
+ * may use the other IP version (a server's preferred address, RFC
  * 9000 Section 9.6): its tunnel is a UDP socket of the address's own
  * family, an IPv6 one IPV6_V6ONLY.
  *
@@ -325,7 +325,7 @@ int quic_path_bind(struct sock *sk, struct quic_path_group *paths, u8 path)
 	struct quic_udp_sock *us, *old;
 	union quic_addr a;
 
-	if (path > 1 || !paths->ops)
+	if (path > QUIC_PATH_PREF2 || !paths->ops)
 		return -EINVAL;
 	a = *quic_path_saddr(paths, path);
 	if (a.sa.sa_family == AF_INET6) {
@@ -666,23 +666,33 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_ampl_rcvd);
  * @addr: the address to offer in preferred_address, with its port
  *
  * The address becomes the local address of path 1 and is bound, so that
- * packets the client sends there arrive (RFC 9000 Section 9.6).
+ * packets the client sends there arrive (RFC 9000 Section 9.6). RFC 9000
+ * Section 18.2 carries one address of each IP version: a second offer, of
+ * the other version than the first, goes to %QUIC_PATH_PREF2.
  *
- * Return: 0, -EINVAL for a client, a port 0 address, or a path 1 in use,
- * or the error of quic_path_bind().
+ * Return: 0, -EINVAL for a client, a port 0 address, a third offer or a
+ * second one of the first one's IP version, or the error of
+ * quic_path_bind().
  */
 int quic_path_offer_pref_addr(struct sock *sk, struct quic_path_group *paths,
 			      const union quic_addr *addr)
 {
+	u8 path = 1;
 	int err;
 
-	if (!paths->serv || !addr->v4.sin_port || paths->path[1].udp_sk)
+	if (!paths->serv || !addr->v4.sin_port || paths->path[QUIC_PATH_PREF2].udp_sk)
 		return -EINVAL;
+	if (paths->path[1].udp_sk) {
+		if (!paths->pref_addr ||
+		    quic_addr_family(addr) == quic_addr_family(quic_path_saddr(paths, 1)))
+			return -EINVAL;
+		path = QUIC_PATH_PREF2;
+	}
 
-	quic_path_set_saddr(paths, 1, addr);
-	err = quic_path_bind(sk, paths, 1);
+	quic_path_set_saddr(paths, path, addr);
+	err = quic_path_bind(sk, paths, path);
 	if (err) {
-		memset(quic_path_saddr(paths, 1), 0, sizeof(union quic_addr));
+		memset(quic_path_saddr(paths, path), 0, sizeof(union quic_addr));
 		return err;
 	}
 	paths->pref_addr = 1;
@@ -705,7 +715,8 @@ int quic_path_put_pref_addr(struct sock *sk, struct quic_path_group *paths, u8 *
 {
 	if (!paths->serv || !paths->pref_addr)
 		return -EINVAL;
-	return quic_set_pref_addr(sk, pp, plen, quic_path_saddr(paths, 1));
+	return quic_set_pref_addrs(pp, plen, quic_path_saddr(paths, 1),
+				   quic_path_saddr(paths, QUIC_PATH_PREF2));
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_path_put_pref_addr);
 

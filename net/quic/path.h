@@ -30,6 +30,12 @@ struct quic_transport_param;
 #define QUIC_PATH_CHALLENGES	3
 /* RFC 9000 Section 8.1: at most three times the bytes received. */
 #define QUIC_PATH_AMPL_FACTOR	3
+/* Server: the path of a second preferred address, of the other IP version
+ * than path 1's (RFC 9000 Section 18.2: one of each may be offered). Only
+ * its local address and tunnel are used; it becomes path 1 when the
+ * client comes to it (migrate.c).
+ */
+#define QUIC_PATH_PREF2		2
 
 /*
  * Migration state of the alternate path, driven by the packet layer:
@@ -118,7 +124,8 @@ struct quic_path {
  * @retry_dcid: Source CID of the Retry packet (RFC 9000 Section 7.3)
  * @orig_dcid: Destination CID of the client's first Initial packet
  * @entropy: recent PATH_CHALLENGE data, newest at @entropy_next - 1
- * @path: active path (0) and alternate path (1)
+ * @path: active path (0), alternate path (1), and a server's second
+ *	preferred address (%QUIC_PATH_PREF2)
  * @fl: flow of the last route lookup on the active path
  * @ops: receive callbacks of the tunnels this group creates
  * @ampl_sndlen: bytes sent to the peer address before it was validated
@@ -139,6 +146,8 @@ struct quic_path {
  *             holds it (server: local address, client: peer address)
  * @pref_moved: server: a non-probing packet with a new largest packet
  *              number arrived at the preferred address
+ * @pref2_used: server: the client came to the second preferred address
+ *		(%QUIC_PATH_PREF2), not to path 1's
  * @validated: the peer address is validated (RFC 9000 Section 8)
  * @blocked: sending stopped at the anti-amplification limit
  * @retry: a Retry packet was sent (server) or received (client)
@@ -149,7 +158,7 @@ struct quic_path_group {
 	struct quic_conn_id orig_dcid;
 
 	u8 entropy[QUIC_PATH_CHALLENGES][QUIC_PATH_ENTROPY_LEN];
-	struct quic_path path[2];
+	struct quic_path path[3];
 	struct flowi fl;
 	const struct quic_udp_ops *ops;
 
@@ -170,6 +179,7 @@ struct quic_path_group {
 	u8 disable_daddr_alt:1;
 	u8 pref_addr:1;
 	u8 pref_moved:1;
+	u8 pref2_used:1;
 	u8 validated:1;
 	u8 blocked:1;
 	u8 retry:1;

@@ -157,6 +157,48 @@ static void pref_v6only_client_moves_to_an_ipv4_preferred_address(struct kunit *
 	pref_expect_moved(test, &p, &pref);
 }
 
+/* RFC 9000 Section 9.6: a server offering one address of each IP version
+ * (the IPv6 one first, so the IPv4 one is its second tunnel); the IPv4
+ * client keeps IPv4, the version its network reached the server with.
+ */
+static void pref_client_keeps_its_ip_version_when_both_are_offered(struct kunit *test)
+{
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION),
+			       .client_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION) };
+	union quic_addr pref6, pref4;
+
+	quic_kunit_addr6(&pref6, "::1", 63205);
+	quic_kunit_addr4(&pref4, "127.0.0.3", 63206);
+	p.server_pref = &pref6;
+	p.server_pref2 = &pref4;
+	conn_handshake(test, &pref_v4, 63204, &p);
+	pref_expect_moved(test, &p, &pref4);
+	/* The unused preferred address's tunnel went with the move. */
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_NULL(test, quic_paths(p.server->sk)->path[QUIC_PATH_PREF2].udp_sk);
+	KUNIT_EXPECT_NULL(test, quic_paths(p.server->sk)->path[1].udp_sk);
+	release_sock(p.server->sk);
+}
+
+/* The same for an IPv6 client, the IPv6 address offered first. */
+static void pref_ipv6_client_keeps_ipv6_when_both_are_offered(struct kunit *test)
+{
+	struct conn_pair p = { .listen_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION),
+			       .client_events = BIT(QUIC_EVENT_CONNECTION_MIGRATION) };
+	union quic_addr pref6, pref4;
+
+	quic_kunit_addr6(&pref6, "::1", 63208);
+	quic_kunit_addr4(&pref4, "127.0.0.3", 63209);
+	p.server_pref = &pref6;
+	p.server_pref2 = &pref4;
+	conn_handshake(test, &pref_v6, 63207, &p);
+	pref_expect_moved(test, &p, &pref6);
+	lock_sock(p.server->sk);
+	KUNIT_EXPECT_NULL(test, quic_paths(p.server->sk)->path[QUIC_PATH_PREF2].udp_sk);
+	KUNIT_EXPECT_NULL(test, quic_paths(p.server->sk)->path[1].udp_sk);
+	release_sock(p.server->sk);
+}
+
 static int pref_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -171,6 +213,8 @@ static void pref_suite_exit(struct kunit_suite *suite)
 static struct kunit_case pref_test_cases[] = {
 	KUNIT_CASE(pref_ipv4_client_moves_to_an_ipv6_preferred_address),
 	KUNIT_CASE(pref_v6only_client_moves_to_an_ipv4_preferred_address),
+	KUNIT_CASE(pref_client_keeps_its_ip_version_when_both_are_offered),
+	KUNIT_CASE(pref_ipv6_client_keeps_ipv6_when_both_are_offered),
 	{}
 };
 

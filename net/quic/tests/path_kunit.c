@@ -249,7 +249,7 @@ static void path_bind_explicit_port_taken_by_udp_fails(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, path_udp_bind(test, "127.0.0.1", 61002, NULL), 0);
 	KUNIT_EXPECT_EQ(test, path_bind_addr(sk, paths, 0, "127.0.0.1", 61002), -EADDRINUSE);
 	KUNIT_EXPECT_NULL(test, paths->path[0].udp_sk);
-	KUNIT_EXPECT_EQ(test, quic_path_bind(sk, paths, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_path_bind(sk, paths, QUIC_PATH_PREF2 + 1), -EINVAL);
 }
 
 static void path_bind_port_zero_picks_local_range(struct kunit *test)
@@ -1062,6 +1062,41 @@ static void path_pref_addr_offered_and_taken(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, quic_path_daddr(cli, 1), &a, sizeof(a));
 }
 
+/* RFC 9000 Section 18.2: one address of each IP version. A server's
+ * second offer, of the other version (here IPv6 on an IPv4 socket), gets
+ * a tunnel of its own and is announced next to the first; a third one,
+ * or a second of the first one's version, is refused.
+ */
+static void path_pref_addr_server_offers_one_of_each_ip_version(struct kunit *test)
+{
+	static const u8 want[QUIC_PREF_ADDR_LEN] = {
+		0x7f, 0x00, 0x00, 0x01, 0xee, 0x9a,	/* 127.0.0.1, port 61082 */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xee, 0x9b,	/* [::1]:61083 */
+	};
+	struct sock *ssk = path_sk(test, AF_INET);
+	struct quic_path_group *serv = path_group(test, ssk, true);
+	u8 buf[QUIC_PREF_ADDR_LEN];
+	u32 len = sizeof(buf);
+	union quic_addr a4, a6, b;
+	u8 *p = buf;
+
+	path_addr(&a4, "127.0.0.1", 61082);
+	path_addr(&a6, "::1", 61083);
+	KUNIT_ASSERT_EQ(test, quic_path_offer_pref_addr(ssk, serv, &a4), 0);
+	path_addr(&b, "127.0.0.2", 61084);
+	KUNIT_EXPECT_EQ(test, quic_path_offer_pref_addr(ssk, serv, &b), -EINVAL);
+	KUNIT_ASSERT_EQ(test, quic_path_offer_pref_addr(ssk, serv, &a6), 0);
+	KUNIT_EXPECT_NOT_NULL(test, serv->path[QUIC_PATH_PREF2].udp_sk);
+	KUNIT_EXPECT_EQ(test, serv->path[QUIC_PATH_PREF2].udp_sk->sk->sk_family, AF_INET6);
+	path_addr(&b, "::1", 61085);
+	KUNIT_EXPECT_EQ(test, quic_path_offer_pref_addr(ssk, serv, &b), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, quic_path_put_pref_addr(ssk, serv, &p, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 0);
+	KUNIT_EXPECT_MEMEQ(test, buf, want, sizeof(want));
+	quic_path_free(ssk, serv, QUIC_PATH_PREF2);
+}
+
 static void path_pref_addr_client_picks_usable_family(struct kunit *test)
 {
 	static const u8 both[QUIC_PREF_ADDR_LEN] = {
@@ -1200,6 +1235,7 @@ static struct kunit_case path_cases[] = {
 	KUNIT_CASE(path_param_maps_disable_active_migration),
 	KUNIT_CASE(path_server_cids_checked_per_rfc9000_7_3),
 	KUNIT_CASE(path_pref_addr_offered_and_taken),
+	KUNIT_CASE(path_pref_addr_server_offers_one_of_each_ip_version),
 	KUNIT_CASE(path_pref_addr_client_picks_usable_family),
 	KUNIT_CASE(path_pl_toobig_subtracts_ip_and_udp_headers),
 	{}
