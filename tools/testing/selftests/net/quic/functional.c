@@ -69,6 +69,8 @@ struct conn_opts {
 	uint32_t listen_version;	/* the listener's preferred version, 0: v1 */
 	uint32_t client_events;		/* bit per QUIC_EVENT_* on the client, before connect() */
 	uint16_t pref_port_delta;	/* server: offer its address at port + this */
+	int pref_family;		/* that address's family, 0: @family */
+	bool client_v6only;		/* IPV6_V6ONLY on the client before connect() */
 };
 
 struct conn {
@@ -208,7 +210,8 @@ static void *server_main(void *p)
 	sock_timeouts(a->fd, TIMEO_S);
 	hs_watch(a->fd);
 	if (o->pref_port_delta) {
-		len = server_addr(o->family, a->port + o->pref_port_delta, &ss);
+		len = server_addr(o->pref_family ?: o->family, a->port + o->pref_port_delta,
+				  &ss);
 		if (setsockopt(a->fd, SOL_QUIC, QUIC_SOCKOPT_CONNECTION_MIGRATION, &ss, len)) {
 			snprintf(a->why, sizeof(a->why), "preferred address: %s",
 				 errno_name(errno));
@@ -268,6 +271,9 @@ static int conn_open(const struct conn_opts *o, struct conn *c)
 	cfg.payload_cipher_type = o->cipher;
 	if (setsockopt(c->cli, SOL_QUIC, QUIC_SOCKOPT_CONFIG, &cfg, sizeof(cfg)) ||
 	    set_params(c->cli, o, false))
+		goto join;
+	if (o->client_v6only &&
+	    setsockopt(c->cli, IPPROTO_IPV6, IPV6_V6ONLY, &(int){ 1 }, sizeof(int)))
 		goto join;
 	for (i = 1; i <= QUIC_EVENT_MAX; i++)
 		if ((o->client_events & (1u << i)) && event_set(c->cli, i, true))
@@ -1149,6 +1155,30 @@ static void case_preferred_address(struct conn *c)
 		    EINVAL, "a preferred address is offered before the handshake only: EINVAL");
 }
 
+/* RFC 9000 Sections 9.6 and 18.2: the preferred address is of the other IP
+ * version than the connection (an AF_INET client offered IPv6 only, an
+ * IPV6_V6ONLY client offered IPv4 only): the client reaches it through a
+ * UDP tunnel of that family and both ends move as above.
+ */
+static void case_preferred_address_other_family(struct conn *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(int);
+	int family = -1;
+
+	/* The move may be over already: compare with the socket's family. */
+	if (getsockopt(c->cli, SOL_SOCKET, SO_DOMAIN, &family, &len))
+		family = -1;
+	case_preferred_address(c);
+	memset(&ss, 0, sizeof(ss));
+	len = sizeof(ss);
+	check(family > 0 && !getpeername(c->cli, (struct sockaddr *)&ss, &len) &&
+	      ss.ss_family != family &&
+	      len == (ss.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						 sizeof(struct sockaddr_in)),
+	      "getpeername() on the client reports the other IP version");
+}
+
 static const char *version_name(uint32_t v)
 {
 	return v == QUIC_VERSION_V1 ? "v1" : v == QUIC_VERSION_V2 ? "v2" : "unknown";
@@ -1229,6 +1259,17 @@ static struct fn_case cases[] = {
 	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
 	{ "server preferred address, IPv6, v2", 8, case_preferred_address,
 	  { .family = AF_INET6, .version = QUIC_VERSION_V2, .pref_port_delta = PREF_DELTA,
+	    .listen_events = EV(QUIC_EVENT_CONNECTION_MIGRATION),
+	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
+	{ "server preferred address, IPv4 client to IPv6", 9,
+	  case_preferred_address_other_family,
+	  { .family = AF_INET, .pref_port_delta = PREF_DELTA, .pref_family = AF_INET6,
+	    .listen_events = EV(QUIC_EVENT_CONNECTION_MIGRATION),
+	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
+	{ "server preferred address, IPV6_V6ONLY client to IPv4", 9,
+	  case_preferred_address_other_family,
+	  { .family = AF_INET6, .pref_port_delta = PREF_DELTA, .pref_family = AF_INET,
+	    .client_v6only = true,
 	    .listen_events = EV(QUIC_EVENT_CONNECTION_MIGRATION),
 	    .client_events = EV(QUIC_EVENT_CONNECTION_MIGRATION) } },
 	{ "procfs", 9, case_procfs,
