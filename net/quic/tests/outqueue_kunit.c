@@ -119,7 +119,7 @@ static void outqueue_waiting_token_is_replaced_by_a_newer_one(struct kunit *test
 
 	f.data.data = token;
 	f.data.len = sizeof(token);
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < 200; i++) {
 		token[0] = i;
 		KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f,
 							    GFP_KERNEL), 0);
@@ -128,7 +128,7 @@ static void outqueue_waiting_token_is_replaced_by_a_newer_one(struct kunit *test
 		if (fr->type != QUIC_FRAME_NEW_TOKEN)
 			continue;
 		n++;
-		KUNIT_EXPECT_EQ(test, fr->f.data.data[0], (u8)999);
+		KUNIT_EXPECT_EQ(test, fr->f.data.data[0], 199);
 	}
 	KUNIT_EXPECT_EQ(test, n, 1U);
 }
