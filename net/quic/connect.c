@@ -282,6 +282,8 @@ int quic_conn_listen(struct socket *sock, int backlog)
 		if (quic_is_listen(sk)) {
 			quic_conn_requests_purge(sk);
 			quic_set_state(sk, QUIC_SS_CLOSED);
+			/* A client again until it listens again. */
+			quic_paths(sk)->serv = 0;
 		}
 		goto out;
 	}

@@ -773,6 +773,7 @@ static void socket_listen_with_zero_backlog_stops_listening(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 0), 0);
 	KUNIT_EXPECT_TRUE(test, quic_is_closed(sock->sk));
 	KUNIT_EXPECT_TRUE(test, sk_unhashed(sock->sk));
+	KUNIT_EXPECT_FALSE(test, quic_paths(sock->sk)->serv);
 	KUNIT_EXPECT_EQ(test, kernel_accept(sock, &child, O_NONBLOCK), -EINVAL);
 	KUNIT_EXPECT_EQ(test, kernel_listen(sock, 1), 0);
 	KUNIT_EXPECT_TRUE(test, quic_is_listen(sock->sk));
