@@ -46,8 +46,10 @@ QUIC_API void quic_set_insecure(int insecure)
 }
 
 /*
- * Nonzero @allow: an X.509 client given no host name verifies the
- * server's chain only, instead of refusing to start.
+ * An X.509 client given no host name verifies the server's chain only and
+ * logs a warning that the name was not checked. Nonzero @allow says the
+ * caller chose that knowingly (its trust anchors identify the server by
+ * themselves): the warning is no longer logged.
  */
 QUIC_API void quic_set_allow_no_hostname(int allow)
 {
@@ -185,12 +187,13 @@ static bool is_ip_literal(const char *host)
  * Client credentials for @session: a PSK from @pkey_file, or X.509 with
  * the server verified against the configured CAs and @hostname (also
  * sent as SNI unless it is an IP address, which is then matched against
- * the certificate's IP address names). Without @hostname a chain that
- * verifies proves nothing about whom we talk to (any server holding a
- * certificate from a trusted CA would pass), so that is -EINVAL unless
- * the caller chose it (quic_set_allow_no_hostname()) or verification is
- * off. Returns 0 or a negative errno; @creds then holds what
- * quic_creds_free() releases.
+ * the certificate's IP address names). Without @hostname the chain alone
+ * is verified, as the socket API draft's examples and existing callers
+ * expect (quic_client_handshake(fd, NULL, NULL, ...)): it proves only that
+ * the server holds a certificate from a trusted CA, so a warning says the
+ * name was not checked, unless the caller said it knows
+ * (quic_set_allow_no_hostname()) or verification is off. Returns 0 or a
+ * negative errno; @creds then holds what quic_creds_free() releases.
  */
 int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 		      const char *pkey_file, const char *hostname)
@@ -213,10 +216,8 @@ int quic_creds_client(struct quic_creds *creds, gnutls_session_t session,
 	insecure = opt_insecure;
 	allow_no_hostname = opt_allow_no_hostname;
 	pthread_mutex_unlock(&opt_lock);
-	if (!hostname && !insecure && !allow_no_hostname) {
-		quic_err("no host name to check the server's certificate against: refused (quic_set_allow_no_hostname() would check its chain only)");
-		return -EINVAL;
-	}
+	if (!hostname && !insecure && !allow_no_hostname)
+		quic_warn("no host name given: the server's certificate chain is verified, its name is not checked");
 	if (gnutls_certificate_allocate_credentials(&creds->cert))
 		return -ENOMEM;
 	pthread_mutex_lock(&opt_lock);

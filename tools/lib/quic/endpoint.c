@@ -132,9 +132,9 @@ out:
  * Run the client side of the handshake on the connect()ed QUIC socket
  * @sockfd. @pkey_file: a PSK file ("identity:hexkey"), or NULL for X.509
  * with the server verified against the system trust (or quic_set_ca_file())
- * and @hostname, which is also sent as SNI; without @hostname, -EINVAL
- * unless quic_set_allow_no_hostname() or quic_set_insecure() said
- * otherwise. @alpns: "h3,hq-interop" form,
+ * and @hostname, which is also sent as SNI; without @hostname the chain
+ * alone is verified, with a warning (see quic_set_allow_no_hostname()).
+ * @alpns: "h3,hq-interop" form,
  * or NULL for the socket's QUIC_SOCKOPT_ALPN. Returns 0 once the kernel
  * holds the 1-RTT keys, or a negative errno (see the header).
  */

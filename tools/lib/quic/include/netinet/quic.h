@@ -11,9 +11,6 @@
  *   -EKEYREJECTED  the peer's certificate failed verification (chain,
  *                  trust anchor or host name); a bad_certificate class
  *                  alert was sent to the peer
- *   -EINVAL        among the usual meanings: an X.509 client given no
- *                  host name (see quic_set_allow_no_hostname()); nothing
- *                  was sent
  *   -ENOPROTOOPT   no application protocol was agreed (ALPN); alert 120
  *                  (no_application_protocol) was sent, or received
  *   -ENOKEY        the PSK identity was unknown or no usable key was found
@@ -137,11 +134,11 @@ int quic_set_log_level(int level);
  *
  * Peer verification in quic_client_handshake() with X.509: by default the
  * server's chain is checked against the system trust store and its
- * certificate against @hostname. A NULL or empty @hostname makes the
- * handshake fail with -EINVAL before anything is sent, since a chain
- * alone would accept any server holding a certificate from a trusted CA.
- * These process-wide settings change that for handshakes started
- * afterwards.
+ * certificate against @hostname. With a NULL or empty @hostname (as the
+ * socket API draft's examples call it) the chain alone is checked and a
+ * warning is logged that the name was not: any server holding a
+ * certificate from a trusted CA is then accepted. These process-wide
+ * settings change that for handshakes started afterwards.
  */
 
 /* Trust only the CA certificates in this PEM file (NULL: system trust).
@@ -152,11 +149,13 @@ int quic_set_ca_file(const char *ca_file);
 /* Nonzero: skip certificate verification (tests only). */
 void quic_set_insecure(int insecure);
 
-/* Nonzero: a client given no host name checks the server's chain (and
- * nothing more) instead of failing with -EINVAL. For callers whose trust
- * anchors (quic_set_ca_file()) identify the server by themselves, e.g. a
- * private CA that signs one server. A host name, when given, is still
- * checked. Zero (the default): refuse.
+/* Nonzero: the caller knows that a client given no host name checks the
+ * server's chain and nothing more (its trust anchors, quic_set_ca_file(),
+ * identify the server by themselves, e.g. a private CA that signs one
+ * server), and the warning is not logged. Zero (the default): the chain
+ * is checked all the same, with the warning. A host name, when given, is
+ * always checked. (Earlier versions of this library refused a client
+ * given no host name with -EINVAL unless this was nonzero.)
  */
 void quic_set_allow_no_hostname(int allow);
 

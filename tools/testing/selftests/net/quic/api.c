@@ -918,9 +918,6 @@ const struct api_known api_known[] = {
 	  "the close phrase is limited to 80 bytes" SEE_DOCS },
 	{ "Security: connection IDs have at least 128 bits",
 	  "connection IDs are 8 bytes" SEE_DOCS },
-	{ "Appendix A: quic_client_handshake() given no host name, as the example calls it, succeeds",
-	  "libquic refuses an X.509 client without a host name (-EINVAL) unless told"
-	  " quic_set_allow_no_hostname(1)" SEE_DOCS },
 	{ "Appendix B: stream peeloff example",
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 };
