@@ -18,7 +18,8 @@
 #    and an initramfs: busybox from Debian's busybox-static (apt-get
 #    download + dpkg -x), the modules, the programs (dynamic ones with their
 #    loader and libraries) and, for handshake, fresh test credentials made
-#    with certtool in /tests/certs; for netem and sysfuzz, tc (iproute2) in /sbin; for kconsumer, tools/quic's
+#    with certtool in /tests/certs (for callers, the CA also in
+#    /etc/ssl/certs/ca-certificates.crt, the system trust store); for netem and sysfuzz, tc (iproute2) in /sbin; for kconsumer, tools/quic's
 #    quic-server, quic-client and quic-handshaked in /tests;
 # 4. boots it in QEMU (TCG) with user networking; /init runs the programs and
 #    writes KTAP to a virtio console, the kernel log goes to the serial one;
@@ -534,8 +535,15 @@ def build_image(arch, cfg, obj, modroot, names, extra=None, name='initramfs'):
 	with open(os.path.join(root, 'tests', 'list'), 'w') as f:
 		f.write(' '.join(names) + '\n')
 	if {'handshake', 'functional', 'resumption', 'alpnroute', 'netem', 'many', 'misuse',
-	    'kconsumer', 'perf', 'sysfuzz', 'api'} & set(names):
+	    'kconsumer', 'perf', 'sysfuzz', 'api', 'callers'} & set(names):
 		make_certs(os.path.join(obj, 'certs'), os.path.join(root, 'tests', 'certs'))
+	if 'callers' in names:
+		# Its client passes no CA file: GnuTLS's system trust store on
+		# Debian is this file (gnutls_certificate_set_x509_system_trust()).
+		store = os.path.join(root, 'etc', 'ssl', 'certs')
+		os.makedirs(store)
+		shutil.copy2(os.path.join(root, 'tests', 'certs', 'ca.pem'),
+			     os.path.join(store, 'ca-certificates.crt'))
 	if {'netem', 'sysfuzz'} & set(names):
 		add_tc(arch, cfg, root, sysroots)
 	if 'kconsumer' in names:
