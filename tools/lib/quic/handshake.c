@@ -394,7 +394,11 @@ static int conn_next(struct quic_conn *conn, struct quic_handshake_step **pstep)
 		if (!conn->client)
 			quic_ticket_server_send(conn);
 	}
-	if (conn->sendq) {
+	/* A 1-RTT message (a NewSessionTicket GnuTLS sends by itself, when
+	 * the caller's server session lacks GNUTLS_NO_AUTO_SEND_TICKET) waits
+	 * for the 1-RTT keys: sent earlier, the kernel refuses it (ENOKEY).
+	 */
+	if (conn->sendq && (conn->sendq->level != QUIC_CRYPTO_APP || conn->app_installed)) {
 		step_send(conn);
 		*pstep = &conn->step;
 		return 0;

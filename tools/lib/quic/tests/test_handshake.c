@@ -170,13 +170,17 @@ struct side {
 static const char *prio_fmt =
 	"NORMAL:-VERS-ALL:+VERS-TLS1.3:%%DISABLE_TLS13_COMPAT_MODE:-CIPHER-ALL:+%s";
 
+/* Set: side_init() lets a server's GnuTLS send its ticket by itself. */
+static bool side_auto_ticket;
+
 static int side_init(struct side *sd, int fd, bool server, const char *cipher, const char *alpn)
 {
+	unsigned int no_auto = side_auto_ticket ? 0 : GNUTLS_NO_AUTO_SEND_TICKET;
 	char prio[256];
 
 	memset(sd, 0, sizeof(*sd));
 	sd->fd = fd;
-	if (gnutls_init(&sd->session, (server ? GNUTLS_SERVER | GNUTLS_NO_AUTO_SEND_TICKET :
+	if (gnutls_init(&sd->session, (server ? GNUTLS_SERVER | no_auto :
 					       GNUTLS_CLIENT) | GNUTLS_NO_END_OF_EARLY_DATA))
 		return -1;
 	snprintf(prio, sizeof(prio), prio_fmt, cipher);
@@ -280,6 +284,38 @@ static void test_step_cipher(const char *cipher, uint32_t type)
 	     clen == 10 && slen == 10 && !memcmp(calpn, "hq-interop", 10) &&
 	     !memcmp(salpn, "hq-interop", 10);
 	result(ok, "step API, %s: ALPN hq-interop negotiated on both sides", cipher);
+	side_free(&c);
+	side_free(&s);
+}
+
+/*
+ * A server session prepared without GNUTLS_NO_AUTO_SEND_TICKET (as a
+ * caller may well write it): GnuTLS writes a NewSessionTicket by itself,
+ * which must wait for the 1-RTT keys instead of failing the handshake.
+ */
+static void test_step_auto_ticket(void)
+{
+	struct side c, s;
+	int cfd, sfd;
+	bool ok;
+
+	fake_reset();
+	fake_pair(&cfd, &sfd);
+	side_auto_ticket = true;
+	ok = !side_init(&c, cfd, false, "AES-128-GCM", "smb") &&
+	     !side_init(&s, sfd, true, "AES-128-GCM", "smb");
+	side_auto_ticket = false;
+	if (ok) {
+		drive(&c, &s);
+		ok = c.done && s.done;
+		if (!ok)
+			diag("client %d (%s), server %d (%s)", c.ret, strerror(-c.ret), s.ret,
+			     strerror(-s.ret));
+	}
+	result(ok && !fake_get(sfd)->violations,
+	       "step API: a server session without GNUTLS_NO_AUTO_SEND_TICKET completes, "
+	       "its own ticket sent after the 1-RTT keys (%u violations)",
+	       fake_get(sfd)->violations);
 	side_free(&c);
 	side_free(&s);
 }
@@ -1132,6 +1168,7 @@ int main(int argc, char **argv)
 	test_misc();
 	test_alpn_sizes();
 	test_api_today();
+	test_step_auto_ticket();
 
 	fake_reset();
 	gnutls_global_deinit();
