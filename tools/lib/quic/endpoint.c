@@ -101,7 +101,11 @@ static int endpoint_run(int fd, bool server, const char *pkey_file, const char *
 	ret = gnutls_init(&session, session_flags(server));
 	if (ret)
 		return -ENOMEM;
-	snprintf(prio, sizeof(prio), "%s%s%s", PRIO_BASE, psk ? PRIO_PSK : "",
+	/* A server takes resumption in either PSK mode (RFC 8446 Section
+	 * 4.2.9), as QUIC_PRIORITY does: a client that offers psk_ke alone
+	 * (tlshd's priorities) otherwise gets no session ticket at all.
+	 */
+	snprintf(prio, sizeof(prio), "%s%s%s", PRIO_BASE, psk || server ? PRIO_PSK : "",
 		 aead_priority(fd));
 	ret = gnutls_priority_set_direct(session, prio, NULL);
 	if (ret) {
