@@ -66,8 +66,14 @@ int quic_conn_update_params(struct sock *sk)
 		return 0;
 	quic_conn_rcvbuf(sk);
 	quic_conn_apply_remote(sk);
-	/* disable_compatible_version decides whether they are needed. */
-	return quic_paths(sk)->serv ? 0 : quic_version_prepare(sk);
+	/* disable_compatible_version decides whether they are needed. Once
+	 * our parameters went to the TLS library (its ClientHello follows;
+	 * remembered ones of the peer may still be set), the keys prepared
+	 * for the connection IDs of that ClientHello stay.
+	 */
+	if (quic_paths(sk)->serv || quic_sk(sk)->local_param_sent)
+		return 0;
+	return quic_version_prepare(sk);
 }
 
 /* Bind the active path to @a (port 0: pick one); on failure nothing changes. */
