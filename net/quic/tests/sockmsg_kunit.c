@@ -41,19 +41,13 @@ static int msg_recv_bare(struct socket *sock, void *data, size_t len, int flags,
 	return ret;
 }
 
-/* recvmsg() with room for a stream control message; its stream ID. */
+/* A read of stream data with its QUIC_STREAM_INFO (conn_recv()). */
 static int msg_recv_stream(struct socket *sock, void *data, size_t len, s64 *id, u32 *sflags)
 {
-	u8 cbuf[CMSG_SPACE(sizeof(struct quic_stream_info))] = {};
-	struct kvec iov = { .iov_base = data, .iov_len = len };
-	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cmsg = (struct cmsghdr *)cbuf;
 	struct quic_stream_info si = { .stream_id = -1 };
 	int ret;
 
-	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, 0);
-	if (ret >= 0 && cmsg->cmsg_level == SOL_QUIC && cmsg->cmsg_type == QUIC_STREAM_INFO)
-		memcpy(&si, CMSG_DATA(cmsg), sizeof(si));
+	ret = conn_recv(sock, QUIC_STREAM_INFO, &si, sizeof(si), data, len);
 	*id = si.stream_id;
 	*sflags = si.stream_flags;
 	return ret;
