@@ -32,7 +32,7 @@
 static bool quic_sock_memcg_full(const struct sock *sk)
 {
 #ifdef CONFIG_MEMCG
-	const struct page_counter *c;
+	struct page_counter *c;
 
 	if (!mem_cgroup_sk_enabled(sk))
 		return false;
