@@ -7,7 +7,23 @@
 #ifndef __linux_quic_h__
 #define __linux_quic_h__
 
+#include <linux/in.h>
+#include <linux/socket.h>
 #include <uapi/linux/quic.h>
+
+/*
+ * A kernel tree with QUIC defines both in <uapi/linux/in.h> and
+ * <linux/socket.h>. The module built out of tree (make module) against a
+ * distribution kernel's headers finds neither there: the same values then
+ * come from here. IPPROTO_QUIC fits below the IPPROTO_MAX of every kernel
+ * since 5.6 (IPPROTO_MPTCP is 262).
+ */
+#ifndef IPPROTO_QUIC
+#define IPPROTO_QUIC	261
+#endif
+#ifndef SOL_QUIC
+#define SOL_QUIC	288
+#endif
 
 struct sock;
 
