@@ -27,13 +27,18 @@
  * This runs in softirq before any socket lock is taken, for every first
  * datagram to a shared port (listeners alone on their address are not
  * affected). It uses the library AES-GCM, AES and SHA-256 of lib/crypto:
- * no transform to allocate or key under a lock, nothing that sleeps. The
+ * no transform to allocate or key under a lock, nothing that sleeps. A
+ * kernel built without the AES-GCM library (Debian's, for the module
+ * built out of tree) gets the same from AES and lib/crypto's GF(2^128)
+ * multiplication, composed here as NIST SP 800-38D defines GCM. The
  * routing only chooses a socket: the connection opens the packet again
  * with its own keys, so nothing here is trusted beyond that choice.
  */
 
 #include <crypto/aes.h>
+#include <crypto/algapi.h>
 #include <crypto/gcm.h>
+#include <crypto/ghash.h>
 #include <crypto/sha2.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
@@ -360,9 +365,92 @@ VISIBLE_IF_QUIC_KUNIT int quic_alpn_client_hello(const u8 *msg, u32 len, const u
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_client_hello);
 
+#if !IS_ENABLED(CONFIG_CRYPTO_LIB_AESGCM) || IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+/* Fold @len bytes at @p into the GHASH accumulator @x under the hash key
+ * @h, the last block padded with zeros (NIST SP 800-38D Section 6.4).
+ */
+static void quic_alpn_ghash(be128 *x, const be128 *h, const u8 *p, u32 len)
+{
+	u8 block[GHASH_BLOCK_SIZE];
+	u32 n;
+
+	while (len) {
+		n = min_t(u32, len, GHASH_BLOCK_SIZE);
+		memset(block, 0, sizeof(block));
+		memcpy(block, p, n);
+		crypto_xor((u8 *)x, block, GHASH_BLOCK_SIZE);
+		gf128mul_lle(x, h);
+		p += n;
+		len -= n;
+	}
+}
+
+/**
+ * quic_alpn_gcm_open_ghash - AES-128-GCM decryption without the library
+ * @aes: room for the expanded key, wiped on return
+ * @key: the 16-byte key
+ * @iv: the 12-byte nonce
+ * @text: the ciphertext, decrypted in place when the tag matches
+ * @len: its length
+ * @ad: the associated data
+ * @ad_len: its length
+ * @tag: the 16-byte tag that follows the ciphertext
+ *
+ * GCM as NIST SP 800-38D Section 7.2 defines its decryption for a 96-bit
+ * nonce, from the AES block cipher and the GF(2^128) multiplication of
+ * lib/crypto: H is the encryption of the zero block, the counter block J0
+ * is the nonce followed by the 32-bit 1, the tag is the encryption of J0
+ * XOR GHASH(associated data, ciphertext, their bit lengths), and the
+ * keystream is the encryption of J0 + 1, J0 + 2, ... The tag is checked
+ * before anything is decrypted. Used where CONFIG_CRYPTO_LIB_AESGCM is
+ * absent; the KUnit kernel builds it too to compare it with the library.
+ *
+ * Context: any; does not sleep.
+ * Return: 0 with @text decrypted, -EBADMSG when the tag does not match
+ * (@text unchanged), or what aes_expandkey() returns.
+ */
+int quic_alpn_gcm_open_ghash(struct crypto_aes_ctx *aes, const u8 *key, const u8 *iv,
+			     u8 *text, u32 len, const u8 *ad, u32 ad_len, const u8 *tag)
+{
+	u8 j[AES_BLOCK_SIZE], pad[AES_BLOCK_SIZE];
+	be128 h = {}, x = {}, bits;
+	u32 done, n, ctr = 1;
+	int err;
+
+	err = aes_expandkey(aes, key, AES_KEYSIZE_128);
+	if (err)
+		return err;
+	aes_encrypt(aes, (u8 *)&h, (u8 *)&h);
+	quic_alpn_ghash(&x, &h, ad, ad_len);
+	quic_alpn_ghash(&x, &h, text, len);
+	bits.a = cpu_to_be64((u64)ad_len * 8);
+	bits.b = cpu_to_be64((u64)len * 8);
+	quic_alpn_ghash(&x, &h, (u8 *)&bits, sizeof(bits));
+
+	memcpy(j, iv, GCM_AES_IV_SIZE);
+	put_unaligned_be32(ctr, j + GCM_AES_IV_SIZE);
+	aes_encrypt(aes, pad, j);
+	crypto_xor(pad, (u8 *)&x, AES_BLOCK_SIZE);
+	err = crypto_memneq(pad, tag, GHASH_DIGEST_SIZE) ? -EBADMSG : 0;
+	for (done = 0; !err && done < len; done += n) {
+		put_unaligned_be32(++ctr, j + GCM_AES_IV_SIZE);
+		aes_encrypt(aes, pad, j);
+		n = min_t(u32, len - done, AES_BLOCK_SIZE);
+		crypto_xor(text + done, pad, n);
+	}
+	memzero_explicit(aes, sizeof(*aes));
+	memzero_explicit(&h, sizeof(h));
+	memzero_explicit(pad, sizeof(pad));
+	return err;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_gcm_open_ghash);
+#endif
+
 /* What opening one Initial needs besides the packet: kept off the stack. */
 struct quic_alpn_open {
+#if IS_ENABLED(CONFIG_CRYPTO_LIB_AESGCM)
 	struct aesgcm_ctx gcm;
+#endif
 	struct crypto_aes_ctx hp;
 	struct quic_crypto_keys keys;
 	u8 mask[AES_BLOCK_SIZE];
@@ -416,12 +504,19 @@ static int quic_alpn_open_initial(struct quic_alpn_open *o, u32 o_off, const u8 
 		o->nonce[QUIC_IV_LEN - 1 - i] ^= (u8)(pn >> (8 * i));
 	ad_len = hdr.pn_offset + pn_len;
 	ct_len = hdr.len - ad_len - QUIC_TAG_LEN;
+#if IS_ENABLED(CONFIG_CRYPTO_LIB_AESGCM)
 	err = aesgcm_expandkey(&o->gcm, o->keys.key, AES_KEYSIZE_128, QUIC_TAG_LEN);
 	if (err)
 		return err;
 	if (!aesgcm_decrypt(&o->gcm, pkt + ad_len, pkt + ad_len, ct_len, pkt, ad_len, o->nonce,
 			    pkt + ad_len + ct_len))
 		return -EBADMSG;
+#else
+	err = quic_alpn_gcm_open_ghash(&o->hp, o->keys.key, o->nonce, pkt + ad_len, ct_len,
+				       pkt, ad_len, pkt + ad_len + ct_len);
+	if (err)
+		return err;
+#endif
 	*frames = o_off + ad_len;
 	*len = ct_len;
 	return 0;

@@ -16,6 +16,7 @@
 struct net;
 struct sock;
 struct sk_buff;
+struct crypto_aes_ctx;
 struct quic_crypto_keys;
 struct quic_hash_head;
 
@@ -55,6 +56,8 @@ struct sock *quic_alpn_route(struct net *net, struct quic_hash_head *head,
 			     const union quic_addr *local, struct sock *first,
 			     struct sk_buff *skb, struct sk_buff **held);
 void quic_alpn_held_purge(struct net *net);
+int quic_alpn_gcm_open_ghash(struct crypto_aes_ctx *aes, const u8 *key, const u8 *iv,
+			     u8 *text, u32 len, const u8 *ad, u32 ad_len, const u8 *tag);
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 int quic_alpn_initial_keys(u32 version, const u8 *dcid, u32 dcid_len,

@@ -13,7 +13,10 @@
  * routing of datagrams among real listeners on loopback.
  */
 
+#include <crypto/aes.h>
+#include <crypto/gcm.h>
 #include <kunit/test.h>
+#include <linux/prandom.h>
 #include <linux/quic.h>
 #include <linux/skbuff.h>
 #include <linux/unaligned.h>
@@ -290,6 +293,104 @@ static void alpn_peek_refuses_a_tampered_initial(struct kunit *test)
 	/* The packet itself is never written. */
 	KUNIT_ASSERT_EQ(test, quic_alpn_peek(v->packet, ALPN_DGRAM, &peek), 0);
 	quic_alpn_peek_free(&peek);
+}
+
+/* RFC 9001 A.2 and RFC 9369 A.2: the client's Initial has an empty token,
+ * a 2-byte Length and a 4-byte packet number 2, so its header (the
+ * associated data) is 22 bytes and the Packet Number starts at byte 18.
+ */
+#define ALPN_RFC_PN_OFFSET	18
+#define ALPN_RFC_HDR_LEN	22
+
+static void alpn_gcm_fallback_opens_the_appendix_a2_client(struct kunit *test)
+{
+	const struct alpn_rfc_packet *v = test->param_value;
+	u32 ct_len = ALPN_DGRAM - ALPN_RFC_HDR_LEN - QUIC_TAG_LEN;
+	u8 *pkt = kunit_kmalloc(test, ALPN_DGRAM, GFP_KERNEL);
+	struct crypto_aes_ctx *aes = kunit_kzalloc(test, sizeof(*aes), GFP_KERNEL);
+	u8 mask[AES_BLOCK_SIZE], nonce[QUIC_IV_LEN], *tag;
+	struct quic_crypto_keys keys;
+	u32 version, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, pkt);
+	KUNIT_ASSERT_NOT_NULL(test, aes);
+	memcpy(pkt, v->packet, ALPN_DGRAM);
+	version = get_unaligned_be32(pkt + 1);
+	KUNIT_ASSERT_EQ(test, quic_alpn_initial_keys(version, quic_test_dcid.data,
+						     quic_test_dcid.len, &keys), 0);
+	/* Header protection off (RFC 9001 Section 5.4.1), by hand. */
+	KUNIT_ASSERT_EQ(test, aes_expandkey(aes, keys.hp, AES_KEYSIZE_128), 0);
+	aes_encrypt(aes, mask, pkt + ALPN_RFC_PN_OFFSET + 4);
+	pkt[0] ^= mask[0] & 0x0f;
+	for (i = 0; i < 4; i++)
+		pkt[ALPN_RFC_PN_OFFSET + i] ^= mask[1 + i];
+	KUNIT_ASSERT_EQ(test, get_unaligned_be32(pkt + ALPN_RFC_PN_OFFSET), 2U);
+	memcpy(nonce, keys.iv, QUIC_IV_LEN);
+	nonce[QUIC_IV_LEN - 1] ^= 2;
+	tag = pkt + ALPN_RFC_HDR_LEN + ct_len;
+
+	/* A wrong tag: refused, nothing decrypted. */
+	tag[5] ^= 0x80;
+	KUNIT_EXPECT_EQ(test, quic_alpn_gcm_open_ghash(aes, keys.key, nonce, pkt + ALPN_RFC_HDR_LEN,
+						       ct_len, pkt, ALPN_RFC_HDR_LEN, tag),
+			-EBADMSG);
+	KUNIT_EXPECT_MEMEQ(test, pkt + ALPN_RFC_HDR_LEN, v->packet + ALPN_RFC_HDR_LEN, ct_len);
+	tag[5] ^= 0x80;
+	/* Associated data changed: refused too. */
+	pkt[ALPN_RFC_HDR_LEN - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, quic_alpn_gcm_open_ghash(aes, keys.key, nonce, pkt + ALPN_RFC_HDR_LEN,
+						       ct_len, pkt, ALPN_RFC_HDR_LEN, tag),
+			-EBADMSG);
+	pkt[ALPN_RFC_HDR_LEN - 1] ^= 1;
+
+	KUNIT_ASSERT_EQ(test, quic_alpn_gcm_open_ghash(aes, keys.key, nonce, pkt + ALPN_RFC_HDR_LEN,
+						       ct_len, pkt, ALPN_RFC_HDR_LEN, tag), 0);
+	/* The appendix's plaintext: the CRYPTO frame, then PADDING. */
+	KUNIT_EXPECT_MEMEQ(test, pkt + ALPN_RFC_HDR_LEN, quic_test_client_frames,
+			   sizeof(quic_test_client_frames));
+	KUNIT_EXPECT_NULL(test, memchr_inv(pkt + ALPN_RFC_HDR_LEN + sizeof(quic_test_client_frames),
+					   0, ct_len - sizeof(quic_test_client_frames)));
+	/* The expanded key is wiped. */
+	KUNIT_EXPECT_NULL(test, memchr_inv(aes, 0, sizeof(*aes)));
+}
+
+/* Every split of the last block and of the associated data, against the
+ * AES-GCM library of the same kernel.
+ */
+static void alpn_gcm_fallback_agrees_with_the_library(struct kunit *test)
+{
+	static const u32 lens[] = { 0, 1, 15, 16, 17, 31, 32, 33, 100, 1162 };
+	static const u32 ad_lens[] = { 0, 1, 16, 22, 47 };
+	u8 *pt = kunit_kmalloc(test, 1200, GFP_KERNEL);
+	u8 *text = kunit_kmalloc(test, 1200, GFP_KERNEL);
+	u8 ad[48], key[16], iv[GCM_AES_IV_SIZE], tag[QUIC_TAG_LEN];
+	struct crypto_aes_ctx *aes = kunit_kzalloc(test, sizeof(*aes), GFP_KERNEL);
+	struct aesgcm_ctx *gcm = kunit_kzalloc(test, sizeof(*gcm), GFP_KERNEL);
+	struct rnd_state rnd;
+	u32 i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_NOT_NULL(test, aes);
+	KUNIT_ASSERT_NOT_NULL(test, gcm);
+	prandom_seed_state(&rnd, 0x9001);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		for (j = 0; j < ARRAY_SIZE(ad_lens); j++) {
+			prandom_bytes_state(&rnd, pt, lens[i]);
+			prandom_bytes_state(&rnd, ad, sizeof(ad));
+			prandom_bytes_state(&rnd, key, sizeof(key));
+			prandom_bytes_state(&rnd, iv, sizeof(iv));
+			KUNIT_ASSERT_EQ(test, aesgcm_expandkey(gcm, key, sizeof(key),
+							       sizeof(tag)), 0);
+			aesgcm_encrypt(gcm, text, pt, lens[i], ad, ad_lens[j], iv, tag);
+			KUNIT_EXPECT_EQ_MSG(test, quic_alpn_gcm_open_ghash(aes, key, iv, text,
+									   lens[i], ad, ad_lens[j],
+									   tag), 0,
+					    "%u bytes, %u of associated data", lens[i],
+					    ad_lens[j]);
+			KUNIT_EXPECT_MEMEQ(test, text, pt, lens[i]);
+		}
+	}
 }
 
 static void alpn_peek_refuses_what_is_not_a_whole_initial(struct kunit *test)
@@ -818,6 +919,8 @@ static struct kunit_case alpn_cases[] = {
 			 alpn_rfc_gen_params),
 	KUNIT_CASE_PARAM(alpn_peek_refuses_a_tampered_initial, alpn_rfc_gen_params),
 	KUNIT_CASE(alpn_peek_refuses_what_is_not_a_whole_initial),
+	KUNIT_CASE_PARAM(alpn_gcm_fallback_opens_the_appendix_a2_client, alpn_rfc_gen_params),
+	KUNIT_CASE(alpn_gcm_fallback_agrees_with_the_library),
 	KUNIT_CASE(alpn_peek_gathers_a_hello_split_over_reordered_frames),
 	KUNIT_CASE(alpn_peek_without_the_hello_start_or_alpn_says_so),
 	KUNIT_CASE(alpn_crypto_prefix_stops_at_a_gap),
