@@ -31,7 +31,6 @@
 #include <sys/stat.h>
 #include <sys/klog.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -763,14 +762,9 @@ static void case_agent_killed(void)
 
 static int setup(void)
 {
-	struct utsname u;
 	int err;
 
-	if (uname(&u))
-		return -errno;
-	snprintf(ko_path, sizeof(ko_path), "/lib/modules/%s/kernel/net/quic/quic_sample.ko",
-		 u.release);
-	if (access(ko_path, R_OK) || access(AGENT, X_OK)) {
+	if (module_file("quic_sample", ko_path, sizeof(ko_path)) || access(AGENT, X_OK)) {
 		ktap_diag("missing %s or %s", ko_path, AGENT);
 		return -ENOENT;
 	}

@@ -81,7 +81,6 @@
 #define HS_LIFE_S	10
 #define SECS_DEFAULT	40
 #define SECS_STRESS	(55 * 60)
-#define SAMPLE_KO	"/lib/modules/%s/kernel/net/quic/quic_sample.ko"
 #define TC		"/sbin/tc"
 #define NETEM		"loss 2% delay 2ms 2ms"
 
@@ -650,7 +649,6 @@ int main(int argc, char **argv)
 	unsigned long long secs;
 	int i, stuck = 0, started;
 	double t0, end;
-	char rel[128];
 
 	if (argc > 1)
 		cert_dir = argv[1];
@@ -669,12 +667,8 @@ int main(int argc, char **argv)
 	ktap_diag("seed 0x%llx, %llu s; replay: scripts/selftest.py -t sysfuzz "
 		  "--append 'sysfuzz_seed=0x%llx sysfuzz_secs=%llu'", run_seed, secs, run_seed, secs);
 
-	if (read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel)) > 0) {
-		rel[strcspn(rel, "\n")] = '\0';
-		snprintf(sample_ko, sizeof(sample_ko), SAMPLE_KO, rel);
-		if (access(sample_ko, R_OK))
-			sample_ko[0] = '\0';
-	}
+	if (module_file("quic_sample", sample_ko, sizeof(sample_ko)))
+		sample_ko[0] = '\0';
 	quic_set_log_func(lib_log);
 	/* Load the module, then let sockets of earlier tests finish closing. */
 	close(socket(AF_INET, SOCK_DGRAM, IPPROTO_QUIC));

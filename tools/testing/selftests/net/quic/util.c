@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -131,6 +132,24 @@ int run_wait(char *const argv[])
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int module_file(const char *name, char *path, size_t size)
+{
+	static const char *const dirs[] = { "kernel/net/quic", "updates", "updates/dkms",
+					    "extra" };
+	struct utsname u;
+	size_t i;
+
+	if (uname(&u))
+		return -errno;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, size, "/lib/modules/%s/%s/%s.ko", u.release, dirs[i], name);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	snprintf(path, size, "/lib/modules/%s/kernel/net/quic/%s.ko", u.release, name);
+	return -ENOENT;
 }
 
 int module_load(const char *name)

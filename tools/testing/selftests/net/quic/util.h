@@ -20,6 +20,11 @@ int write_file(const char *path, const char *str);
 bool module_present(const char *name);
 /* "modprobe NAME" through busybox, as the kernel's request_module() does. */
 int module_load(const char *name);
+/* The file of module @name ("quic_sample") under /lib/modules/<release>/:
+ * where a kernel tree installs it (kernel/net/quic/) or where an out-of-tree
+ * build or DKMS does (updates/, updates/dkms/, extra/). 0, or -ENOENT.
+ */
+int module_file(const char *name, char *path, size_t size);
 /* delete_module(2), retried while references drain; 0, or -errno. */
 int module_unload(const char *name, int timeout_ms);
 
