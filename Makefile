@@ -3,12 +3,19 @@
 # Top-level targets of the QUIC repository. The kernel tree and every build
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
-.PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop bench static prepare help
+.PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop bench static prepare help \
+	module
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
 ARCH ?= x86_64
 T ?=
+# make selftest KERNEL=debian: Debian's own 6.12 kernel with quic.ko built
+# out of tree (scripts/debian_kernel.py); KERNEL=ours: the test kernel.
+KERNEL ?= ours
+# make module [KDIR=/lib/modules/<release>/build]: default, the newest
+# linux-headers-6.12.*+deb12-<arch> installed (scripts/module.sh).
+KDIR ?=
 # The concurrent booted tests that make stress also runs under KCSAN (x86_64).
 KCSAN_TESTS ?= conn,misuse,many,kconsumer,sysfuzz
 # make bench ARCH=x86_64|arm64|um [BENCH_ARGS="--quick" or "--perf-args='--mtu-all'"]
@@ -23,7 +30,10 @@ help:
 	@echo "make kunit        KUnit suites on x86_64 (KASAN, UBSAN, lockdep)"
 	@echo "make kunit-arm64  KUnit suites on arm64"
 	@echo "make kunit-um     KUnit suites on User-mode Linux (native speed)"
-	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those)"
+	@echo "make selftest     booted tests in QEMU (ARCH=x86_64|arm64; T=name,... runs only those;"
+	@echo "                  KERNEL=debian boots Debian's own 6.12 kernel with the module below)"
+	@echo "make module       quic.ko out of tree against a distribution kernel's headers"
+	@echo "                  (KDIR=, default the newest Debian 6.12 headers installed)"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
@@ -52,7 +62,11 @@ kunit-um:
 	./kunit.py run --arch=um
 
 selftest:
-	./scripts/selftest.py --arch=$(ARCH) $(if $(T),--tests=$(T))
+	./scripts/selftest.py --arch=$(ARCH) --kernel=$(KERNEL) $(if $(T),--tests=$(T))
+
+module:
+	./scripts/module.sh $(if $(filter command line environment,$(origin ARCH)),--arch=$(ARCH)) \
+		$(if $(KDIR),--kdir=$(KDIR))
 
 stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
