@@ -3,7 +3,8 @@
 #
 # `make check`: every KUnit suite on x86_64 and arm64, the booted selftests
 # (scripts/selftest.py) on both, interop with ngtcp2 on x86_64
-# (scripts/interop.py), the userspace host tests, then the static checks (checkpatch
+# (scripts/interop.py), the booted selftests again on Debian's own x86_64
+# kernel with quic.ko built out of tree, the userspace host tests, then the static checks (checkpatch
 # --strict, W=1 + sparse, the layering check of scripts/layers.py, kernel-doc)
 # on our sources. Ends with one line
 # "check: N passed, N failed": KUnit and selftest cases counted from their
@@ -85,8 +86,9 @@ def booted(cmd, summary):
 	return run
 
 
-def selftest(arch):
-	return booted([os.path.join(ROOT, 'scripts', 'selftest.py'), f'--arch={arch}'], SELFTEST)
+def selftest(arch, kernel='ours'):
+	return booted([os.path.join(ROOT, 'scripts', 'selftest.py'), f'--arch={arch}',
+		       f'--kernel={kernel}'], SELFTEST)
 
 
 def interop(peer):
@@ -166,6 +168,10 @@ def main():
 			step(f'selftest {arch}', selftest(arch))
 		if 'x86_64' in arches:
 			step('interop ngtcp2 x86_64', interop('ngtcp2'))
+		# Debian's own kernel with quic.ko built against its headers: the
+		# module is built natively, so on a host of that arch only.
+		if 'x86_64' in arches and os.uname().machine == 'x86_64':
+			step('selftest x86_64 on Debian\'s kernel', selftest('x86_64', 'debian'))
 	step('libquic host tests', host_tests('tools/lib/quic'))
 	step('quic tools host tests', host_tests('tools/quic'))
 	step('checkpatch --strict', checkpatch)
