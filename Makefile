@@ -4,7 +4,7 @@
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
 .PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop bench static prepare help \
-	module
+	module deb deb-check
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
@@ -34,6 +34,10 @@ help:
 	@echo "                  KERNEL=debian boots Debian's own 6.12 kernel with the module below)"
 	@echo "make module       quic.ko out of tree against a distribution kernel's headers"
 	@echo "                  (KDIR=, default the newest Debian 6.12 headers installed)"
+	@echo "make deb          Debian packages quic-dkms, libquic2, libquic-dev, quic-tools"
+	@echo "                  in .build/deb/ (dpkg-buildpackage, scripts/debian/)"
+	@echo "make deb-check    make deb, then lintian, a DKMS build, and the packages"
+	@echo "                  installed and used in a fresh Debian 12 root"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
@@ -63,6 +67,12 @@ kunit-um:
 
 selftest:
 	./scripts/selftest.py --arch=$(ARCH) --kernel=$(KERNEL) $(if $(T),--tests=$(T))
+
+deb:
+	./scripts/deb.sh
+
+deb-check:
+	./scripts/deb-test.sh
 
 module:
 	./scripts/module.sh $(if $(filter command line environment,$(origin ARCH)),--arch=$(ARCH)) \

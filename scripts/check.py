@@ -23,6 +23,7 @@ SUMMARY = re.compile(r'Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?')
 SELFTEST = re.compile(r'^selftest-\S+: (\d+) passed, (\d+) failed', re.M)
 HOST_RESULTS = re.compile(r'^(\d+) passed, (\d+) failed$', re.M)
 INTEROP = re.compile(r'^interop: (\d+) passed, (\d+) failed', re.M)
+DEB = re.compile(r'^deb: (\d+) passed, (\d+) failed', re.M)
 
 passed = 0
 failed = 0
@@ -172,6 +173,8 @@ def main():
 		# module is built natively, so on a host of that arch only.
 		if 'x86_64' in arches and os.uname().machine == 'x86_64':
 			step('selftest x86_64 on Debian\'s kernel', selftest('x86_64', 'debian'))
+		# The Debian packages: lintian, DKMS, a fresh Debian 12 root.
+		step('Debian packages', booted([os.path.join(ROOT, 'scripts', 'deb-test.sh')], DEB))
 	step('libquic host tests', host_tests('tools/lib/quic'))
 	step('quic tools host tests', host_tests('tools/quic'))
 	step('checkpatch --strict', checkpatch)

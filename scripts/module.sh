@@ -15,7 +15,7 @@
 # 2. stages the sources in OUT (default .build/module-<release>): symbolic
 #    links to net/quic and include/, so objects stay out of the repository
 #    (Linux 6.12's kbuild writes them next to the sources of M=); a DKMS
-#    source tree (scripts/dkms.sh) holds real copies instead and calls this
+#    source tree (scripts/debian/rules) holds real copies instead and calls this
 #    script with --in-place;
 # 3. runs the kernel's kbuild: make -C KDIR M=OUT modules.
 # The modules are then OUT/net/quic/quic.ko and OUT/net/quic/quic_sample.ko.
@@ -99,6 +99,11 @@ else
 fi
 
 if [ -n "$IN_PLACE" ]; then
+	# A DKMS source tree (scripts/debian/rules): real copies and a Kbuild.
+	if [ -e "$ROOT/.git" ] || [ ! -f "$ROOT/Kbuild" ]; then
+		echo "module: --in-place is for a DKMS source tree, not $ROOT" >&2
+		exit 2
+	fi
 	OUT=$ROOT
 else
 	OUT=${OUT:-$ROOT/.build/module-$release}
@@ -115,13 +120,7 @@ else
 	stage net/quic
 	stage include/linux
 	stage include/uapi/linux
-	cat > "$OUT/Kbuild" <<'EOF'
-# SPDX-License-Identifier: GPL-2.0
-# Out-of-tree build of QUIC (scripts/module.sh). The kernel's headers have
-# no <linux/quic.h>: ours come from include/ here.
-subdir-ccflags-y += -I$(QUIC_SRC)/include
-obj-m += net/quic/
-EOF
+	ln -sfn "$ROOT/scripts/debian/quic-dkms.Kbuild" "$OUT/Kbuild"
 fi
 [ -n "$STAGE_ONLY" ] && exit 0
 
