@@ -9,7 +9,9 @@
 # 2. unpacks that image package (the signed one users install) into the
 #    cache without installing it: its vmlinuz is what QEMU boots, its
 #    modules what the guest loads; the host's running kernel is not used;
-# 3. installs the matching linux-headers package (native arch) and builds
+# 3. installs the matching linux-headers package (native arch; for arm64 on
+#    an x86_64 host, unpacks it and builds with the host's linux-kbuild and
+#    aarch64-linux-gnu-gcc-12, as Debian cross-builds modules) and builds
 #    quic.ko and quic_sample.ko with scripts/module.sh against it;
 # 4. assembles a module tree for the initramfs: our two modules in
 #    updates/, and of Debian's modules the ones the tests need (the NIC,
@@ -24,15 +26,17 @@ import shutil
 import subprocess
 
 # Debian's modules the guest may load, by name; their dependencies follow.
-# virtio_net is loaded by /init (etc/selftest-modules); the others on demand
+# virtio_mmio (arm64's virt machine) and virtio_net are loaded by /init
+# (etc/selftest-modules); the others on demand
 # (veth and netem through their rtnl/qdisc aliases, quic's dependencies by
 # modprobe quic, AEADs by their crypto- aliases).
-WANTED = ('virtio_net', 'veth', 'sch_netem', 'udp_tunnel', 'ip6_udp_tunnel', 'gf128mul')
+WANTED = ('virtio_mmio', 'virtio_net', 'veth', 'sch_netem', 'udp_tunnel', 'ip6_udp_tunnel',
+	  'gf128mul')
 # Whole directories of Debian's tree: every cipher and hash the crypto API
 # may ask for by alias (gcm, ccm, chacha20poly1305 and their parts).
 WANTED_DIRS = ('kernel/crypto', 'kernel/lib/crypto', 'kernel/arch/x86/crypto',
 	       'kernel/arch/arm64/crypto')
-BOOT_MODULES = ('virtio_net',)
+BOOT_MODULES = ('virtio_mmio', 'virtio_net')
 
 
 def release(deb_arch, run):
@@ -85,9 +89,6 @@ def prepare(arch, cfg, obj, root_dir, cache, helpers):
 	"""
 	run, log = helpers['run'], helpers['log']
 	deb_arch = cfg['deb_arch']
-	if cfg['cross']:
-		raise RuntimeError(f'--kernel=debian builds the module natively only; {arch} '
-				   'is not the host architecture')
 	rel = release(deb_arch, run)
 	log(f'selftest: Debian kernel {rel}')
 
@@ -100,8 +101,23 @@ def prepare(arch, cfg, obj, root_dir, cache, helpers):
 		run(['depmod', '-b', img, rel])
 
 	# The headers a user installs, and our module built against them.
-	helpers['apt_install'](['linux-headers-' + rel])
-	kdir = '/usr/src/linux-headers-' + rel
+	if not cfg['cross']:
+		helpers['apt_install'](['linux-headers-' + rel])
+		kdir = '/usr/src/linux-headers-' + rel
+	else:
+		# Another arch's headers, as Debian cross-builds modules: that
+		# arch's linux-headers package unpacked, its scripts/ and tools/
+		# links resolved to this host's linux-kbuild (host programs), and
+		# the arch-independent -common package, which its Makefile
+		# includes by absolute path, installed.
+		base = rel[:-len('-' + deb_arch)]
+		host_arch = run(['dpkg', '--print-architecture']).strip()
+		helpers['apt_install'](['linux-headers-' + base + '-common',
+					'gcc-12-' + cfg['multiarch'].replace('_', '-')])
+		hroot = os.path.join(cache, 'debian-headers-' + rel)
+		helpers['fetch_debs'](deb_arch, ['linux-headers-' + rel], hroot)
+		helpers['fetch_debs'](host_arch, ['linux-kbuild-' + base], hroot)
+		kdir = os.path.join(hroot, 'usr', 'src', 'linux-headers-' + rel)
 	out = os.path.join(obj, 'module')
 	log(f'selftest: building quic.ko against {kdir}')
 	run([os.path.join(root_dir, 'scripts', 'module.sh'), f'--kdir={kdir}', f'--arch={arch}',
