@@ -42,7 +42,8 @@ help:
 	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
 	@echo "                  and quic_rx_fuzz with 200,000 inputs, quic_hostile with 100,000 packets,"
-	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=)"
+	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=),"
+	@echo "                  then every booted test on Debian's arm64 kernel"
 	@echo "make interop      our kernel (QEMU) against another QUIC stack on the host (PEER=ngtcp2)"
 	@echo "make bench        throughput of QUIC, TCP, kTLS and ngtcp2 in one guest, no debug kernel"
 	@echo "                  (ARCH=x86_64|arm64|um, BENCH_ARGS=)"
@@ -86,6 +87,7 @@ stress:
 		--kernel_args='quic_kunit.rx_fuzz_inputs=200000 quic_kunit.rx_fuzz_seed=0x53545245'
 	./kunit.py run --arch=$(ARCH) 'quic_hostile' --kernel_args='quic_kunit.hostile_packets=100000'
 	./scripts/selftest.py --arch=x86_64 --kcsan --tests=$(KCSAN_TESTS)
+	./scripts/selftest.py --arch=arm64 --kernel=debian
 
 bench:
 	./scripts/bench.py --arch=$(ARCH) $(BENCH_ARGS)
