@@ -898,6 +898,38 @@ static void quic_xmit_ack_alone(struct sock *sk, u64 now)
 	quic_xmit_out(sk, skb, quic_outq(sk)->ecn_mark);
 }
 
+/**
+ * quic_xmit_pacing_invariant - is the pacer within its bounds?
+ * @sk: the socket, owned by the caller or its spinlock held (softirq)
+ * @now: the time of the burst just sent, microseconds
+ *
+ * RFC 9002 Section 7.7: the pacer spreads packets over the RTT and never
+ * holds one back for long. Each packet sent moves its next send time one
+ * gap (at most a full datagram's, smoothed_rtt * mss / cwnd / N) past
+ * now or past itself; a paced burst only sends while that time is within
+ * the quantum, an unpaced one (probes) at most QUIC_XMIT_BURST datagrams.
+ * So after any burst the pacer is at most the quantum plus
+ * 2 * QUIC_XMIT_BURST gaps ahead: more means gaps piled up without
+ * sending (a stall the peer sees as a dead path).
+ *
+ * Return: NULL, or what is broken; always NULL without
+ * CONFIG_IP_QUIC_DEBUG_INVARIANTS.
+ */
+VISIBLE_IF_QUIC_KUNIT const char *quic_xmit_pacing_invariant(struct sock *sk, u64 now)
+{
+#if IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS)
+	const struct quic_cong *cong = quic_cong(sk);
+	u64 gap_us = DIV_ROUND_UP_ULL(quic_cong_pacing_gap(cong, quic_cong_mss(cong)),
+				      NSEC_PER_USEC);
+	u64 t = quic_cong_pacing_time(cong);
+
+	if (t > now + QUIC_XMIT_PACE_QUANTUM_US + 2 * QUIC_XMIT_BURST * gap_us)
+		return "the pacer holds the next packet more than two bursts of gaps ahead";
+#endif
+	return NULL;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit_pacing_invariant);
+
 static void __quic_xmit(struct sock *sk, bool paced)
 {
 	struct quic_xmit_run run = {};
@@ -923,6 +955,7 @@ static void __quic_xmit(struct sock *sk, bool paced)
 	quic_xmit_run_flush(sk, &run);
 	quic_xmit_timers_update(sk);
 	quic_invariant_check(sk, quic_outq_invariant(quic_outq(sk)));
+	quic_invariant_check(sk, quic_xmit_pacing_invariant(sk, now));
 }
 
 /**

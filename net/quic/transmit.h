@@ -71,6 +71,10 @@ void quic_xmit_pace_fire(struct sock *sk);
 void quic_xmit_pmtu_fire(struct sock *sk);
 
 #if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
+const char *quic_xmit_pacing_invariant(struct sock *sk, u64 now);
+#endif
+
+#if IS_ENABLED(CONFIG_IP_QUIC_KUNIT_TEST)
 /**
  * struct quic_xmit_kunit_hooks - what the KUnit suites change in transmission
  * @drop: when set, called for each datagram after it was recorded as sent;

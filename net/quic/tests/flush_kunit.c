@@ -218,10 +218,38 @@ static void flush_suite_exit(struct kunit_suite *suite)
 	quic_kunit_loopback_down();
 }
 
+/*
+ * The pacer's invariant (transmit.c) holds on a connection that just
+ * sent, and names the pacer once its next send time is pushed far ahead.
+ */
+static void flush_pacer_far_ahead_breaks_the_pacing_invariant(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_cong *cong;
+	struct sock *sk;
+	u64 saved, now;
+
+	if (!IS_ENABLED(CONFIG_IP_QUIC_DEBUG_INVARIANTS))
+		kunit_skip(test, "CONFIG_IP_QUIC_DEBUG_INVARIANTS is off");
+	conn_handshake(test, &flush_v1, FLUSH_PORT + 3, &p);
+	sk = p.client->sk;
+	lock_sock(sk);
+	cong = quic_cong(sk);
+	now = quic_time_us();
+	KUNIT_EXPECT_NULL(test, quic_xmit_pacing_invariant(sk, now));
+	saved = cong->pacing_time;
+	cong->pacing_time = (now + 10 * USEC_PER_SEC) * NSEC_PER_USEC;
+	KUNIT_EXPECT_NOT_NULL(test, quic_xmit_pacing_invariant(sk, now));
+	cong->pacing_time = saved;
+	KUNIT_EXPECT_NULL(test, quic_xmit_pacing_invariant(sk, now));
+	release_sock(sk);
+}
+
 static struct kunit_case flush_test_cases[] = {
 	KUNIT_CASE(flush_client_sends_no_initial_after_its_first_handshake_packet),
 	KUNIT_CASE(flush_ack_eliciting_send_marks_the_idle_timer),
 	KUNIT_CASE(flush_connection_error_is_latched_and_closed_from_the_top),
+	KUNIT_CASE(flush_pacer_far_ahead_breaks_the_pacing_invariant),
 	{}
 };
 
