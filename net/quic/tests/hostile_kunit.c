@@ -248,6 +248,21 @@ static void hostile_path_challenge_flood_without_acks(struct kunit *test)
 	hostile_expect_serving(test, rc);
 }
 
+/* An ACK of every packet the client sent so far, first in @b. */
+static void hostile_ack_all(struct rx_conn *rc, struct rx_buf *b)
+{
+	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
+	s64 largest = READ_ONCE(space->next_pn) - 1;
+
+	if (largest < 0)
+		return;
+	rx_buf_var(b, QUIC_FRAME_ACK);
+	rx_buf_var(b, largest);
+	rx_buf_var(b, 0);		/* ACK Delay */
+	rx_buf_var(b, 0);		/* ACK Range Count */
+	rx_buf_var(b, largest);	/* First ACK Range: all of them */
+}
+
 /*
  * A NEW_CONNECTION_ID that retires every earlier one, and an ACK of all
  * the client sent, each packet: the client retires and forgets an ID per
@@ -255,17 +270,9 @@ static void hostile_path_challenge_flood_without_acks(struct kunit *test)
  */
 static void hostile_build_id_churn(struct rx_conn *rc, struct rx_buf *b, u32 i)
 {
-	struct quic_pnspace *space = quic_pnspace(rc->sk, QUIC_CRYPTO_APP);
-	s64 largest = READ_ONCE(space->next_pn) - 1;
 	u64 seq = 1000 + (u64)i;
 
-	if (largest >= 0) {
-		rx_buf_var(b, QUIC_FRAME_ACK);
-		rx_buf_var(b, largest);
-		rx_buf_var(b, 0);		/* ACK Delay */
-		rx_buf_var(b, 0);		/* ACK Range Count */
-		rx_buf_var(b, largest);	/* First ACK Range: all of them */
-	}
+	hostile_ack_all(rc, b);
 	rx_buf_var(b, QUIC_FRAME_NEW_CONNECTION_ID);
 	rx_buf_var(b, seq);
 	rx_buf_var(b, seq);			/* Retire Prior To: every earlier one */
@@ -288,6 +295,125 @@ static void hostile_connection_id_churn_with_acks(struct kunit *test)
 	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
 	KUNIT_EXPECT_LE(test, quic_dest(rc->sk)->count,
 			(u32)quic_local_param(rc->sk)->active_connection_id_limit);
+	hostile_expect_serving(test, rc);
+}
+
+/*
+ * RETIRE_CONNECTION_ID of the client's oldest ID each packet, the packet
+ * sent to its newest ID (RFC 9000 Section 19.16: never the one the frame
+ * arrives on), with an ACK of all the client sent: the client issues a
+ * replacement per packet.
+ */
+static void hostile_build_retire_churn(struct rx_conn *rc, struct rx_buf *b, u32 i)
+{
+	struct quic_conn_id_set *ids = quic_source(rc->sk);
+	struct quic_conn_id_entry *old, *new;
+
+	hostile_ack_all(rc, b);
+	lock_sock(rc->sk);
+	old = list_first_entry_or_null(&ids->head, struct quic_conn_id_entry, list);
+	new = list_last_entry(&ids->head, struct quic_conn_id_entry, list);
+	if (old && old != new) {
+		rc->dcid = new->id;
+		rx_buf_var(b, QUIC_FRAME_RETIRE_CONNECTION_ID);
+		rx_buf_var(b, old->number);
+	}
+	release_sock(rc->sk);
+	rx_buf_var(b, QUIC_FRAME_PING);
+}
+
+/* RFC 9000 Section 5.1.1: the client replaces each retired ID, so it
+ * holds no more than the server's active_connection_id_limit of its own
+ * IDs at any time, and frees the retired ones.
+ */
+static void hostile_retire_connection_id_churn_of_our_ids(struct kunit *test)
+{
+	struct rx_conn *rc = hostile_open(test);
+	struct hostile_run run;
+	u64 first;
+
+	first = quic_source(rc->sk)->next_number;
+	hostile_drive(rc, &run, hostile_build_retire_churn, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	KUNIT_EXPECT_LE(test, quic_source(rc->sk)->count,
+			(u32)quic_remote_param(rc->sk)->active_connection_id_limit);
+	/* A replacement was issued for (nearly) every retirement. */
+	KUNIT_EXPECT_GE(test, quic_source(rc->sk)->next_number - first,
+			(u64)run.sent - 8);
+	hostile_expect_serving(test, rc);
+}
+
+/* What the client's application writes on stream 0 between packets. */
+static u8 hostile_chunk[4096];
+
+/*
+ * The client's application tops up stream 0 (as much as its send buffer
+ * takes, without blocking), then the packet: one more byte of credit on
+ * the stream, with an ACK of all the client sent and connection credit to
+ * spare. Past the stream's first window, each packet lets one more byte go.
+ */
+static void hostile_build_tiny_window(struct rx_conn *rc, struct rx_buf *b, u32 i)
+{
+	struct quic_stream_info si = { .stream_id = 0 };
+	struct quic_stream *stream;
+	u64 limit = 0;
+
+	while (conn_send(rc->p.client, QUIC_STREAM_INFO, &si, sizeof(si), hostile_chunk,
+			 sizeof(hostile_chunk), MSG_DONTWAIT) > 0)
+		;
+	hostile_ack_all(rc, b);
+	lock_sock(rc->sk);
+	stream = quic_stream_find(quic_streams(rc->sk), 0);
+	if (stream)
+		limit = stream->send.max_bytes;
+	release_sock(rc->sk);
+	rx_buf_var(b, QUIC_FRAME_MAX_DATA);
+	rx_buf_var(b, 1ULL << 40);
+	rx_buf_var(b, QUIC_FRAME_MAX_STREAM_DATA);
+	rx_buf_var(b, 0);
+	rx_buf_var(b, limit + 1);
+}
+
+/*
+ * A peer that opens the window a byte at a time (RFC 9000 Section 4.1
+ * lets it): the client's cost per packet stays flat, it holds no more
+ * than its send buffer, and it goes on sending into the credit it gets.
+ */
+static void hostile_tiny_windows_while_the_client_writes(struct kunit *test)
+{
+	struct quic_stream_info si = { .stream_id = 0, .stream_flags = MSG_STREAM_NEW };
+	struct rx_conn *rc = hostile_open(test);
+	struct quic_stream *stream;
+	struct hostile_run run;
+	u64 start;
+
+	KUNIT_ASSERT_EQ(test, conn_send(rc->p.client, QUIC_STREAM_INFO, &si, sizeof(si),
+					hostile_chunk, sizeof(hostile_chunk), MSG_DONTWAIT),
+			(int)sizeof(hostile_chunk));
+	lock_sock(rc->sk);
+	stream = quic_stream_find(quic_streams(rc->sk), 0);
+	KUNIT_ASSERT_NOT_NULL(test, stream);
+	start = stream->send.max_bytes;
+	release_sock(rc->sk);
+
+	hostile_drive(rc, &run, hostile_build_tiny_window, NULL);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	lock_sock(rc->sk);
+	stream = quic_stream_find(quic_streams(rc->sk), 0);
+	KUNIT_EXPECT_NOT_NULL(test, stream);
+	if (stream) {
+		/* Every byte of credit was granted, and the client went on
+		 * sending into it past its first window.
+		 */
+		KUNIT_EXPECT_EQ(test, stream->send.max_bytes, start + run.sent);
+		KUNIT_EXPECT_GT(test, stream->send.bytes, start + run.sent / 2);
+		KUNIT_EXPECT_LE(test, stream->send.bytes, stream->send.max_bytes);
+		kunit_info(test, "stream window %llu at the start, %llu bytes sent\n", start,
+			   stream->send.bytes);
+	}
+	release_sock(rc->sk);
 	hostile_expect_serving(test, rc);
 }
 
@@ -489,6 +615,8 @@ static void hostile_datagram_flood_never_read(struct kunit *test)
 static struct kunit_case hostile_cases[] = {
 	KUNIT_CASE_SLOW(hostile_path_challenge_flood_without_acks),
 	KUNIT_CASE_SLOW(hostile_connection_id_churn_with_acks),
+	KUNIT_CASE_SLOW(hostile_retire_connection_id_churn_of_our_ids),
+	KUNIT_CASE_SLOW(hostile_tiny_windows_while_the_client_writes),
 	KUNIT_CASE_SLOW(hostile_new_server_address_every_packet),
 	KUNIT_CASE_SLOW(hostile_one_byte_pieces_across_streams),
 	KUNIT_CASE_SLOW(hostile_max_streams_ping_pong),
