@@ -39,7 +39,7 @@ result() {
 }
 
 apt_need() {
-	local need= pkg
+	local need='' pkg
 
 	for pkg in "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
