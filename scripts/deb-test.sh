@@ -71,7 +71,12 @@ result $rc "lintian: no error, no warning"
 
 # 2. DKMS, in a private tree
 apt_need dkms
-kdir=$(ls -d /usr/src/linux-headers-6.12.*+deb12-"$arch" 2>/dev/null | sort -V | tail -n 1)
+# The headers make selftest KERNEL=debian unpacked (make check runs it
+# first), else installed ones, else installed now.
+kdir=$(ls -d "$ROOT"/.build/selftest-cache/debian-headers-*/usr/src/linux-headers-6.12.*+deb12-"$arch" \
+	2>/dev/null | sort -V | tail -n 1)
+[ -n "$kdir" ] ||
+	kdir=$(ls -d /usr/src/linux-headers-6.12.*+deb12-"$arch" 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$kdir" ]; then
 	# The headers a DKMS user installs (they pull in the image package:
 	# files on disk only, this machine's running kernel is not touched).

@@ -9,9 +9,9 @@
 # 2. unpacks that image package (the signed one users install) into the
 #    cache without installing it: its vmlinuz is what QEMU boots, its
 #    modules what the guest loads; the host's running kernel is not used;
-# 3. installs the matching linux-headers package (native arch; for arm64 on
-#    an x86_64 host, unpacks it and builds with the host's linux-kbuild and
-#    aarch64-linux-gnu-gcc-12, as Debian cross-builds modules) and builds
+# 3. unpacks the matching linux-headers package into the cache, with the
+#    host's linux-kbuild (for arm64 on an x86_64 host with
+#    aarch64-linux-gnu-gcc-12, as Debian cross-builds modules), and builds
 #    quic.ko and quic_sample.ko with scripts/module.sh against it;
 # 4. assembles a module tree for the initramfs: our two modules in
 #    updates/, and of Debian's modules the ones the tests need (the NIC,
@@ -100,24 +100,22 @@ def prepare(arch, cfg, obj, root_dir, cache, helpers):
 	if not os.path.exists(os.path.join(moddir, 'modules.dep')):
 		run(['depmod', '-b', img, rel])
 
-	# The headers a user installs, and our module built against them.
-	if not cfg['cross']:
-		helpers['apt_install'](['linux-headers-' + rel])
-		kdir = '/usr/src/linux-headers-' + rel
-	else:
-		# Another arch's headers, as Debian cross-builds modules: that
-		# arch's linux-headers package unpacked, its scripts/ and tools/
-		# links resolved to this host's linux-kbuild (host programs), and
-		# the arch-independent -common package, which its Makefile
-		# includes by absolute path, installed.
-		base = rel[:-len('-' + deb_arch)]
-		host_arch = run(['dpkg', '--print-architecture']).strip()
-		helpers['apt_install'](['linux-headers-' + base + '-common',
-					'gcc-12-' + cfg['multiarch'].replace('_', '-')])
-		hroot = os.path.join(cache, 'debian-headers-' + rel)
-		helpers['fetch_debs'](deb_arch, ['linux-headers-' + rel], hroot)
-		helpers['fetch_debs'](host_arch, ['linux-kbuild-' + base], hroot)
-		kdir = os.path.join(hroot, 'usr', 'src', 'linux-headers-' + rel)
+	# The headers a user installs, and our module built against them:
+	# the arch's linux-headers package unpacked into the cache (installing
+	# it would pull in the image package and an initramfs for this host),
+	# its scripts/ and tools/ links resolved to this host's linux-kbuild
+	# (host programs, so another arch's headers work too, as Debian
+	# cross-builds modules), and the arch-independent -common package,
+	# which its Makefile includes by absolute path, installed.
+	base = rel[:-len('-' + deb_arch)]
+	host_arch = run(['dpkg', '--print-architecture']).strip()
+	extra = ['gcc-12-' + cfg['multiarch'].replace('_', '-')] if cfg['cross'] else []
+	# pahole: linux-kbuild's BTF step for modules (its dependency).
+	helpers['apt_install'](['linux-headers-' + base + '-common', 'pahole'] + extra)
+	hroot = os.path.join(cache, 'debian-headers-' + rel)
+	helpers['fetch_debs'](deb_arch, ['linux-headers-' + rel], hroot)
+	helpers['fetch_debs'](host_arch, ['linux-kbuild-' + base], hroot)
+	kdir = os.path.join(hroot, 'usr', 'src', 'linux-headers-' + rel)
 	out = os.path.join(obj, 'module')
 	log(f'selftest: building quic.ko against {kdir}')
 	run([os.path.join(root_dir, 'scripts', 'module.sh'), f'--kdir={kdir}', f'--arch={arch}',
