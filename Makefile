@@ -4,7 +4,7 @@
 # directory live under .build/ (see scripts/prepare-tree.sh).
 
 .PHONY: all check kunit kunit-arm64 kunit-um selftest stress interop bench static prepare help \
-	module deb deb-check
+	module deb deb-check series series-check
 
 # make selftest ARCH=x86_64|arm64 [T=test1,test2]
 # make stress ARCH=x86_64|arm64 [T=test1,test2]   (T defaults to netem)
@@ -38,6 +38,10 @@ help:
 	@echo "                  in .build/deb/ (dpkg-buildpackage, scripts/debian/)"
 	@echo "make deb-check    make deb, then lintian, a DKMS build, and the packages"
 	@echo "                  installed and used in a fresh Debian 12 root"
+	@echo "make series       the tree as a patch series against linux-source-6.12, with a"
+	@echo "                  cover letter, in .build/series/patches (scripts/series.py)"
+	@echo "make series-check make series, checkpatch --strict on each patch, then git am"
+	@echo "                  onto a fresh tree with a build after every patch"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  sysfuzz for 55 minutes,"
 	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
@@ -74,6 +78,12 @@ deb:
 
 deb-check:
 	./scripts/deb-test.sh
+
+series:
+	./scripts/series.py
+
+series-check:
+	./scripts/series.py --check
 
 module:
 	./scripts/module.sh $(if $(filter command line environment,$(origin ARCH)),--arch=$(ARCH)) \
