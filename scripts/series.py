@@ -325,6 +325,22 @@ def write_cover(out, n, plan):
 				elif rows:
 					break
 			perf = title + ', median of 3 runs (Mbit/s unless said):\n\n' + '\n'.join(rows)
+	suites = 0
+	for f in os.listdir(os.path.join(ROOT, 'net', 'quic', 'tests')):
+		if f.endswith('_kunit.c'):
+			suites += len(re.findall(r'^static struct kunit_suite ',
+						 open(os.path.join(ROOT, 'net', 'quic', 'tests', f)).read(),
+						 re.M))
+	progs = len(subprocess.run(['make', '-s', '-C',
+				    os.path.join(ROOT, 'tools', 'testing', 'selftests', 'net', 'quic'),
+				    'list'], capture_output=True, text=True).stdout.split())
+	rows = [('tests', 'x86_64', 'arm64'),
+		(f'KUnit ({suites} suites)', 'QEMU, KASAN+UBSAN+lockdep', 'QEMU'),
+		(f'booted tests ({progs} programs)', 'the same, and kmemleak', 'QEMU'),
+		('interop, ngtcp2 0.12', 'guest against the host', '-'),
+		("booted tests, Debian's 6.12", 'stock kernel, QUIC module', 'the same, cross-built'),
+		('this series', 'git am, build per patch', '-')]
+	matrix = '\n'.join('  ' + a.ljust(30) + b.ljust(27) + c for a, b, c in rows)
 	blurb = f'''This series adds QUIC (RFC 9000, 9001, 9002, with RFC 9221 datagrams, RFC
 9287 greasing, RFC 9368 compatible version negotiation and RFC 9369 QUIC
 v2) as a kernel transport:
@@ -354,9 +370,9 @@ seeds, hostile peers, receive-path fuzzing); the selftests boot a kernel
 in QEMU and check the socket interface against
 draft-lxin-quic-socket-apis, handshakes, bad networks, a concurrent
 system call fuzzer, the kernel consumer (the sample module), and interop
-with ngtcp2 in both roles. They run on x86_64 (KASAN, UBSAN, lockdep,
-kmemleak) and arm64; the booted tests also on Debian's own 6.12 kernels
-with QUIC built out of tree.
+with ngtcp2 in both roles. Where each runs:
+
+{matrix}
 
 Throughput against TCP, kTLS and ngtcp2 (docs/performance.md of the tree
 this series comes from; User-mode Linux, one host, two cores):
