@@ -88,11 +88,7 @@ static bool __printf(2, 3) expect(bool ok, const char *fmt, ...)
 
 static socklen_t server_addr(int port, struct sockaddr_in *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	a->sin_port = htons(port);
-	a->sin_addr = pair.addr4[1];
-	return sizeof(*a);
+	return netns_addr4(&pair, 1, port, a);
 }
 
 /* A QUIC socket made in namespace @side (then usable from anywhere). */

@@ -198,6 +198,15 @@ static int setup_side(struct netns_pair *p, int i)
 	return err;
 }
 
+socklen_t netns_addr4(const struct netns_pair *p, int side, int port, struct sockaddr_in *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_port = htons(port);
+	a->sin_addr = p->addr4[side];
+	return sizeof(*a);
+}
+
 int netns_addr_add(const struct netns_pair *p, int side, int family, const void *addr,
 		   unsigned char prefixlen)
 {

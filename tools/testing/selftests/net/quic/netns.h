@@ -30,6 +30,8 @@ struct netns_pair {
 int netns_pair_create(struct netns_pair *p);
 /* Move the calling thread to side 0 or 1, or back home with -1. */
 int netns_enter(const struct netns_pair *p, int side);
+/* Side @side's IPv4 address and @port in @a; returns sizeof(*a). */
+socklen_t netns_addr4(const struct netns_pair *p, int side, int port, struct sockaddr_in *a);
 /* Add one more address to side @side's device (from the caller's namespace). */
 int netns_addr_add(const struct netns_pair *p, int side, int family, const void *addr,
 		   unsigned char prefixlen);

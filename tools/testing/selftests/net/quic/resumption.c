@@ -46,11 +46,7 @@ static void lib_log(int level, const char *msg)
 
 static socklen_t server_addr(int port, struct sockaddr_in *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	a->sin_port = htons(port);
-	a->sin_addr = pair.addr4[1];
-	return sizeof(*a);
+	return netns_addr4(&pair, 1, port, a);
 }
 
 static uint8_t pattern(size_t i, uint8_t seed)
