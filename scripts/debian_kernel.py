@@ -56,7 +56,7 @@ def release(deb_arch, run):
 	return max(rels)[1]
 
 
-def _modinfo_name(path):
+def _module_name(path):
 	base = os.path.basename(path)
 	for suffix in ('.ko.xz', '.ko.zst', '.ko.gz', '.ko'):
 		if base.endswith(suffix):
@@ -128,7 +128,7 @@ def prepare(arch, cfg, obj, root_dir, cache, helpers):
 	wanted = []
 	for path in glob.glob(os.path.join(moddir, 'kernel', '**', '*.ko*'), recursive=True):
 		relpath = os.path.relpath(path, moddir)
-		if _modinfo_name(path) in WANTED or relpath.startswith(WANTED_DIRS):
+		if _module_name(path) in WANTED or relpath.startswith(WANTED_DIRS):
 			wanted.append(relpath)
 	for relpath in _closure(moddir, wanted):
 		src = os.path.join(moddir, relpath)
