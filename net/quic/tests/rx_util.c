@@ -136,26 +136,68 @@ void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_cas
 	WRITE_ONCE(quic_xmit_kunit_hooks.drop, rx_drop_victim);
 }
 
+/* @rc->tx: the fixed test secret's send keys of one direction of @level. */
+static void rx_send_keys(struct rx_conn *rc, u8 level, bool from_client)
+{
+	struct quic_crypto_secret srt;
+
+	conn_secret_fill(&srt, level, true, from_client, rc->c->cipher);
+	quic_crypto_destroy(rc->tx);
+	memset(rc->tx, 0, sizeof(*rc->tx));
+	KUNIT_ASSERT_EQ(rc->test, quic_crypto_set_secret(rc->tx, &srt, rc->c->version), 0);
+}
+
+/* A new connection; the suite writes as the peer of @serv's end. */
+static void rx_conn_open_end(struct rx_conn *rc, bool serv)
+{
+	memset(&rc->p, 0, sizeof(rc->p));
+	rc->p.max_datagram = rc->max_datagram;
+	conn_handshake(rc->test, rc->c, rc->port, &rc->p);
+	rc->sk = serv ? rc->p.server->sk : rc->p.client->sk;
+	rx_send_keys(rc, QUIC_CRYPTO_APP, serv);
+	rc->pn = RX_FIRST_PN;
+	WRITE_ONCE(rx_victim, rc->sk);
+	rx_conn_pick_dcid(rc);
+	rc->conns++;
+}
+
 /**
  * rx_conn_open - a new connection, its client ready to take packets
  * @rc: the state
  */
 void rx_conn_open(struct rx_conn *rc)
 {
-	struct quic_crypto_secret srt;
+	rx_conn_open_end(rc, false);
+}
 
-	memset(&rc->p, 0, sizeof(rc->p));
-	rc->p.max_datagram = rc->max_datagram;
-	conn_handshake(rc->test, rc->c, rc->port, &rc->p);
-	rc->sk = rc->p.client->sk;
-	conn_secret_fill(&srt, QUIC_CRYPTO_APP, true, false, rc->c->cipher);
-	quic_crypto_destroy(rc->tx);
-	memset(rc->tx, 0, sizeof(*rc->tx));
-	KUNIT_ASSERT_EQ(rc->test, quic_crypto_set_secret(rc->tx, &srt, rc->c->version), 0);
-	rc->pn = RX_FIRST_PN;
-	WRITE_ONCE(rx_victim, rc->sk);
-	rx_conn_pick_dcid(rc);
-	rc->conns++;
+/**
+ * rx_conn_open_server - a new connection, its server ready to take packets
+ * @rc: the state
+ *
+ * The roles of rx_conn_open() swapped: @rc->sk is the server, @rc->tx the
+ * client's 1-RTT send keys, @rc->dcid a connection ID of the server's, and
+ * whatever the server transmits is lost. rx_sock_inject() and
+ * rx_conn_send() send from the client's address.
+ */
+void rx_conn_open_server(struct rx_conn *rc)
+{
+	rx_conn_open_end(rc, true);
+}
+
+/**
+ * rx_conn_early_keys - 0-RTT keys for a server in its handshake
+ * @rc: the state, after rx_conn_accept()
+ *
+ * The server installs the client's 0-RTT secret, as its TLS library does
+ * when it accepts early data; @rc->tx becomes the client's 0-RTT send
+ * keys, for rx_conn_protect_long() with QUIC_PACKET_0RTT.
+ */
+void rx_conn_early_keys(struct rx_conn *rc)
+{
+	KUNIT_ASSERT_EQ(rc->test, conn_secret(rc->p.server, QUIC_CRYPTO_EARLY, false, true,
+					      rc->c->cipher), 0);
+	rx_send_keys(rc, QUIC_CRYPTO_EARLY, true);
+	rc->pn = 0;
 }
 
 static const char rx_chlo[] = "client hello: a stand-in for TLS";
@@ -324,7 +366,7 @@ u8 rx_conn_min_pn_len(struct rx_conn *rc)
 }
 
 /**
- * rx_conn_protect - a protected 1-RTT packet from the server
+ * rx_conn_protect - a protected 1-RTT packet from the peer of @rc->sk
  * @rc: the state; the packet is built in @rc->pkt with the next number
  * @payload: its frames
  * @len: their length
@@ -377,7 +419,7 @@ void rx_sock_inject(struct kunit *test, struct sock *sk, const u8 *data, u32 len
 }
 
 /**
- * rx_conn_inject - hand a datagram from the server's address to the client
+ * rx_conn_inject - hand a datagram from the peer's address to @rc->sk
  * @rc: the state
  * @data: the UDP payload
  * @len: its length
@@ -403,21 +445,24 @@ void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len)
 }
 
 /**
- * rx_conn_send_initial - protect an Initial packet with @rc->tx and inject it
+ * rx_conn_protect_long - a protected long header packet, built in @rc->pkt
  * @rc: the state: the packet goes from @rc->scid to @rc->dcid with the
- *	next packet number, in a datagram of its own
- * @token: its Token, or NULL
+ *	next packet number, protected with @rc->tx
+ * @type: QUIC_PACKET_INITIAL, QUIC_PACKET_0RTT or QUIC_PACKET_HANDSHAKE
+ * @token: an Initial's Token, or NULL
  * @token_len: the Token's length
  * @payload: its frames
  * @len: their length
- * @size: the datagram's length, PADDING added to the payload to reach it;
+ * @size: the packet's length, PADDING added to the payload to reach it;
  *	0 for none
+ *
+ * Return: the packet's length
  */
-void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
-			  const u8 *payload, u32 len, u32 size)
+u32 rx_conn_protect_long(struct rx_conn *rc, u8 type, const u8 *token, u32 token_len,
+			 const u8 *payload, u32 len, u32 size)
 {
 	struct quic_packet_hdr hdr = {
-		.type = QUIC_PACKET_INITIAL, .fixed = 1, .pn_len = 4, .len_size = 2,
+		.type = type, .fixed = 1, .pn_len = 4, .len_size = 2,
 		.version = rc->c->version, .dcid = rc->dcid, .scid = rc->scid,
 		.token = token, .token_len = token_len, .pn = rc->pn,
 		.length = 4,
@@ -441,7 +486,27 @@ void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
 	pkt.pn_offset = hlen - hdr.pn_len;
 	KUNIT_ASSERT_EQ(rc->test, quic_crypto_encrypt_buf(rc->tx, rc->pkt, &pkt), 0);
 	rc->pn++;
-	rx_conn_inject(rc, rc->pkt, pkt.len);
+	return pkt.len;
+}
+
+/**
+ * rx_conn_send_initial - protect an Initial packet with @rc->tx and inject it
+ * @rc: the state: the packet goes from @rc->scid to @rc->dcid with the
+ *	next packet number, in a datagram of its own
+ * @token: its Token, or NULL
+ * @token_len: the Token's length
+ * @payload: its frames
+ * @len: their length
+ * @size: the datagram's length, PADDING added to the payload to reach it;
+ *	0 for none
+ */
+void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
+			  const u8 *payload, u32 len, u32 size)
+{
+	u32 n = rx_conn_protect_long(rc, QUIC_PACKET_INITIAL, token, token_len, payload, len,
+				     size);
+
+	rx_conn_inject(rc, rc->pkt, n);
 }
 
 /**

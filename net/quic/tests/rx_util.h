@@ -19,16 +19,17 @@ struct proto;
 #define RX_PKT_MAX		(RX_PAYLOAD_MAX + 64)
 
 /**
- * struct rx_conn - a connection whose client takes packets the suite writes
+ * struct rx_conn - a connection one end of which takes packets the suite writes
  * @test: the case
  * @c: addresses, version and cipher
  * @port: the listener's port
- * @p: the connection; its client is the receiver under test
- * @sk: the client's socket
- * @tx: the server's 1-RTT send keys, derived again from the test secret
- * @pn: next packet number the suite sends as the server
+ * @p: the connection
+ * @sk: the receiver under test: the client's socket (the server's after
+ *	rx_conn_open_server() or rx_conn_accept())
+ * @tx: the peer's send keys, derived again from the test secret
+ * @pn: next packet number the suite sends as the peer
  * @pkt: packet under construction (kmalloc'ed: it goes to a scatterlist)
- * @dcid: the client's connection ID the packets carry
+ * @dcid: the connection ID of @sk's the packets carry
  * @scid: the Source Connection ID of the suite's long header packets
  * @conns: connections opened
  * @max_datagram: both ends' max_datagram_frame_size for the next
@@ -69,12 +70,16 @@ void rx_buf_fill(struct rx_buf *b, u8 c, u32 n);
 
 void rx_conn_setup(struct kunit *test, struct rx_conn *rc, const struct conn_case *c, u16 port);
 void rx_conn_open(struct rx_conn *rc);
+void rx_conn_open_server(struct rx_conn *rc);
+void rx_conn_early_keys(struct rx_conn *rc);
 void rx_conn_connect(struct rx_conn *rc);
 void rx_conn_accept(struct rx_conn *rc);
 void rx_conn_close(struct rx_conn *rc);
 void rx_conn_pick_dcid(struct rx_conn *rc);
 u8 rx_conn_min_pn_len(struct rx_conn *rc);
 u32 rx_conn_protect(struct rx_conn *rc, const u8 *payload, u32 len, u8 first, u8 pn_len);
+u32 rx_conn_protect_long(struct rx_conn *rc, u8 type, const u8 *token, u32 token_len,
+			 const u8 *payload, u32 len, u32 size);
 void rx_conn_inject(struct rx_conn *rc, const u8 *data, u32 len);
 void rx_conn_send(struct rx_conn *rc, const u8 *payload, u32 len);
 void rx_conn_send_initial(struct rx_conn *rc, const u8 *token, u32 token_len,
