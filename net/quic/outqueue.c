@@ -290,7 +290,11 @@ static bool quic_outq_is_answer(u8 type)
  * with (RFC 9000 Section 13.3). A PATH_RESPONSE replaces one still
  * waiting: when the window holds answers back, only the newest challenge
  * is answered (the peer sends another if it still wants one, Section
- * 8.2.2), so a flood of PATH_CHALLENGE frames holds one frame.
+ * 8.2.2), so a flood of PATH_CHALLENGE frames holds one frame. A
+ * PATH_CHALLENGE (a server validating the client's newest address, Section
+ * 9.3) replaces one still waiting as well: that one was for an address the
+ * client has left, so a client changing its address on every packet holds
+ * one frame too, and never uses up the room for answers.
  *
  * Return: 0, -EINVAL for a frame type not taken here or not allowed at
  * @level (RFC 9000 Table 3), -ENOSPC for an answer to the peer when
@@ -332,7 +336,7 @@ int quic_outq_ctrl_append(struct quic_outq *outq, u8 level, const struct quic_fr
 	}
 
 	sp = &outq->spaces[quic_pnspace_index(level)];
-	if (f->type == QUIC_FRAME_PATH_RESPONSE) {
+	if (f->type == QUIC_FRAME_PATH_RESPONSE || f->type == QUIC_FRAME_PATH_CHALLENGE) {
 		list_for_each_entry_safe(old, tmp, &sp->ctrl, list) {
 			if (old->type != f->type)
 				continue;

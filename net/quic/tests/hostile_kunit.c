@@ -19,7 +19,9 @@
  *
  * Each case writes 1-RTT packets as the server of a connection between two
  * kernel sockets (rx_util.c); the client's own datagrams are lost, so it
- * never hears an acknowledgment unless the pattern sends one. The packets
+ * never hears an acknowledgment unless the pattern sends one. The last
+ * two swap the roles: they write as the client to an established server,
+ * and to a server in its handshake that accepted early data. The packets
  * per pattern are the module parameter hostile_packets: 10,000 by default
  * (about 85 s for the suite on x86_64 under KASAN and QEMU), 100,000 in
  * make stress.
@@ -36,6 +38,8 @@
 #include "../frame.h"
 #include "../inqueue.h"
 #include "../outqueue.h"
+#include "../packet.h"
+#include "../path.h"
 #include "../pnspace.h"
 #include "../socket.h"
 #include "../stream.h"
@@ -124,6 +128,12 @@ struct hostile_run {
 	u32 sent;
 };
 
+/* Established, or a server still in the handshake the case drives. */
+static bool hostile_alive(const struct sock *sk)
+{
+	return quic_is_established(sk) || quic_is_establishing(sk);
+}
+
 /*
  * Drive the pattern: @build writes packet @i into @b; @send, when given,
  * sends it (another source address), else it goes as the server's. Stops
@@ -140,7 +150,7 @@ static void hostile_drive(struct rx_conn *rc, struct hostile_run *run,
 	b = kunit_kmalloc(rc->test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(rc->test, b);
 	memset(run, 0, sizeof(*run));
-	for (i = 0; i < n && quic_is_established(rc->sk); i++) {
+	for (i = 0; i < n && hostile_alive(rc->sk); i++) {
 		if (i % tenth == 0) {
 			if (i == tenth)
 				run->first_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
@@ -612,6 +622,196 @@ static void hostile_datagram_flood_never_read(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, msg.msg_flags & MSG_DATAGRAM);
 }
 
+/* Control frames of @type waiting to be sent; the caller owns @sk. */
+static u32 hostile_waiting(struct sock *sk, u8 type)
+{
+	struct quic_outq_space *sp = &quic_outq(sk)->spaces[quic_pnspace_index(QUIC_CRYPTO_APP)];
+	struct quic_outq_frame *fr;
+	u32 n = 0;
+
+	list_for_each_entry(fr, &sp->ctrl, list)
+		n += fr->type == type;
+	return n;
+}
+
+/* The client's address before a case moved it: where the flood varies. */
+static struct sockaddr_in hostile_client;
+
+/*
+ * Each packet from another client address: a new port every packet and a
+ * new IPv4 address every other one (127.0.0.0/8 all loops back).
+ */
+static void hostile_send_from_new_client_address(struct rx_conn *rc, const struct rx_buf *b,
+						 u32 i)
+{
+	struct quic_path_group *paths = quic_paths(rc->sk);
+	struct sockaddr_in from = hostile_client;
+	u32 len;
+
+	from.sin_port = htons(20000 + i % 40000);
+	if (i & 1)
+		from.sin_addr.s_addr = htonl(INADDR_LOOPBACK + 2 + i % 200);
+	len = rx_conn_protect(rc, b->data, b->len, 0, 4);
+	quic_kunit_rcv4(rc->test, paths->path[0].udp_sk->sk, &from,
+			&quic_path_saddr(paths, 0)->v4, rc->pkt, len);
+}
+
+/*
+ * RFC 9000 Section 9.3: a server that receives a non-probing packet with
+ * the largest number so far from a new client address moves there and
+ * validates it, sending at most three times what came from it (Section
+ * 8.1). A client (or an on-path attacker, Section 9.3.2) that changes its
+ * address on every packet must cost the server one pending validation at
+ * a time, and the address to go back to stays the last validated one.
+ * Every PATH_CHALLENGE the server sends is lost, as are its ACKs.
+ */
+static void hostile_nat_rebinding_flood_at_a_server(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	struct quic_path_group *paths;
+	static const u8 msg[] = "from home";
+	struct hostile_run run;
+	struct rx_buf b = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rx_conn_setup(test, rc, &hostile_case, HOSTILE_PORT + 1);
+	rx_conn_open_server(rc);
+	paths = quic_paths(rc->sk);
+	lock_sock(rc->sk);
+	hostile_client = quic_path_daddr(paths, 0)->v4;
+	release_sock(rc->sk);
+
+	hostile_drive(rc, &run, hostile_build_ping, hostile_send_from_new_client_address);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+
+	lock_sock(rc->sk);
+	/* One challenge waits, for the newest address: none for the
+	 * addresses left, which would use up the room for answers
+	 * (QUIC_OUTQ_CTRL_MAX) and stop new validations.
+	 */
+	KUNIT_EXPECT_LE(test, hostile_waiting(rc->sk, QUIC_FRAME_PATH_CHALLENGE), 1U);
+	/* Moved to the last address, validating it; the client's original
+	 * address is the one to go back to.
+	 */
+	KUNIT_EXPECT_TRUE(test, quic_path_alt_state(paths, QUIC_PATH_ALT_PROBING));
+	KUNIT_EXPECT_EQ(test, ntohs(quic_path_daddr(paths, 1)->v4.sin_port),
+			ntohs(hostile_client.sin_port));
+	KUNIT_EXPECT_EQ(test, ntohl(quic_path_daddr(paths, 1)->v4.sin_addr.s_addr),
+			ntohl(hostile_client.sin_addr.s_addr));
+	release_sock(rc->sk);
+
+	/* Still serving: a stream from the client's original address. */
+	rx_buf_var(&b, QUIC_FRAME_STREAM | 0x02 | 0x01);	/* Length, FIN */
+	rx_buf_var(&b, 2);					/* client-initiated, uni */
+	rx_buf_var(&b, sizeof(msg));
+	rx_buf_bytes(&b, msg, sizeof(msg));
+	hostile_send_from_new_client_address(rc, &b, 0);
+	conn_expect_stream(test, rc->p.server, 2, msg, sizeof(msg));
+}
+
+/* The replayed flight: its packets and their lengths. */
+#define HOSTILE_FLIGHT		32
+#define HOSTILE_PIECE		100
+
+struct hostile_flight {
+	u8 pkt[HOSTILE_FLIGHT][RX_PKT_MAX];
+	u32 len[HOSTILE_FLIGHT];
+};
+
+static struct hostile_flight *hostile_flight;
+
+static void hostile_build_nothing(struct rx_conn *rc, struct rx_buf *b, u32 i)
+{
+}
+
+/* Packet @i % HOSTILE_FLIGHT of the flight, from a new port every other time. */
+static void hostile_send_replay(struct rx_conn *rc, const struct rx_buf *b, u32 i)
+{
+	struct quic_path_group *paths = quic_paths(rc->sk);
+	struct sockaddr_in from = hostile_client;
+	u32 k = i % HOSTILE_FLIGHT;
+
+	if (i & 1)
+		from.sin_port = htons(20000 + i % 40000);
+	quic_kunit_rcv4(rc->test, paths->path[0].udp_sk->sk, &from,
+			&quic_path_saddr(paths, 0)->v4, hostile_flight->pkt[k],
+			hostile_flight->len[k]);
+}
+
+/*
+ * RFC 9001 Section 9.2: 0-RTT data can be replayed; the transport's part
+ * is that a replayed packet is a duplicate (RFC 9000 Section 12.3: "A
+ * receiver MUST discard a newly unprotected packet unless it is certain
+ * that it has not processed another packet with the same packet number
+ * from the same packet number space"), and that no address change moves a
+ * connection before its handshake (Section 9). A server that accepted
+ * early data takes a client's flight of 32 0-RTT packets, 100 stream
+ * bytes each, then the same datagrams again and again, every other one
+ * from another port: each is dropped as a duplicate, the data is held
+ * once, and what the connection holds stays that of one flight.
+ */
+static void hostile_zero_rtt_replays_at_a_server(struct kunit *test)
+{
+	struct rx_conn *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	struct quic_path_group *paths;
+	struct hostile_run run;
+	unsigned long dups;
+	struct rx_buf b;
+	u32 rmem;
+	u32 k;
+
+	hostile_flight = kunit_kzalloc(test, sizeof(*hostile_flight), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, rc && hostile_flight);
+	rx_conn_setup(test, rc, &hostile_case, HOSTILE_PORT + 2);
+	rx_conn_accept(rc);
+	rx_conn_early_keys(rc);
+	paths = quic_paths(rc->sk);
+	lock_sock(rc->sk);
+	hostile_client = quic_path_daddr(paths, 0)->v4;
+	release_sock(rc->sk);
+
+	for (k = 0; k < HOSTILE_FLIGHT; k++) {
+		b.len = 0;
+		rx_buf_var(&b, QUIC_FRAME_STREAM | 0x04 | 0x02);	/* Offset, Length */
+		rx_buf_var(&b, 0);					/* client bidi */
+		rx_buf_var(&b, k * HOSTILE_PIECE);
+		rx_buf_var(&b, HOSTILE_PIECE);
+		rx_buf_fill(&b, (u8)k, HOSTILE_PIECE);
+		hostile_flight->len[k] = rx_conn_protect_long(rc, QUIC_PACKET_0RTT, NULL, 0,
+							      b.data, b.len, 0);
+		memcpy(hostile_flight->pkt[k], rc->pkt, hostile_flight->len[k]);
+	}
+
+	/* The flight once, from the client's address. */
+	for (k = 0; k < HOSTILE_FLIGHT; k++)
+		rx_conn_inject(rc, hostile_flight->pkt[k], hostile_flight->len[k]);
+	lock_sock(rc->sk);
+	rmem = quic_inq(rc->sk)->rmem;
+	KUNIT_EXPECT_EQ(test, quic_inq(rc->sk)->highest, HOSTILE_FLIGHT * HOSTILE_PIECE);
+	release_sock(rc->sk);
+	dups = quic_mib_read(&init_net, QUIC_MIB_PKT_INVNUMDROP);
+
+	hostile_drive(rc, &run, hostile_build_nothing, hostile_send_replay);
+	KUNIT_EXPECT_EQ(test, run.sent, max(hostile_packets, 100U));
+	hostile_expect_bounded(test, &run, hostile_buffers(rc, 64 * 1024));
+	/* Every replay was dropped as a duplicate. */
+	KUNIT_EXPECT_GE(test, quic_mib_read(&init_net, QUIC_MIB_PKT_INVNUMDROP) - dups,
+			(unsigned long)run.sent);
+
+	lock_sock(rc->sk);
+	KUNIT_EXPECT_TRUE(test, quic_is_establishing(rc->sk));
+	/* No move before the handshake: the client's address stays. */
+	KUNIT_EXPECT_EQ(test, ntohs(quic_path_daddr(paths, 0)->v4.sin_port),
+			ntohs(hostile_client.sin_port));
+	/* Each byte once: the flow control credit used and the memory the
+	 * received data holds are those of one flight.
+	 */
+	KUNIT_EXPECT_EQ(test, quic_inq(rc->sk)->highest, HOSTILE_FLIGHT * HOSTILE_PIECE);
+	KUNIT_EXPECT_EQ(test, quic_inq(rc->sk)->rmem, rmem);
+	release_sock(rc->sk);
+}
+
 static struct kunit_case hostile_cases[] = {
 	KUNIT_CASE_SLOW(hostile_path_challenge_flood_without_acks),
 	KUNIT_CASE_SLOW(hostile_connection_id_churn_with_acks),
@@ -622,6 +822,8 @@ static struct kunit_case hostile_cases[] = {
 	KUNIT_CASE_SLOW(hostile_max_streams_ping_pong),
 	KUNIT_CASE_SLOW(hostile_ack_frames_with_hundreds_of_ranges),
 	KUNIT_CASE_SLOW(hostile_datagram_flood_never_read),
+	KUNIT_CASE_SLOW(hostile_nat_rebinding_flood_at_a_server),
+	KUNIT_CASE_SLOW(hostile_zero_rtt_replays_at_a_server),
 	{}
 };
 

@@ -133,6 +133,38 @@ static void outqueue_waiting_token_is_replaced_by_a_newer_one(struct kunit *test
 	KUNIT_EXPECT_EQ(test, n, 1U);
 }
 
+/* RFC 9000 Section 9.3: a server validates the client's newest address.
+ * A challenge still waiting was for an address the client has left: the
+ * newest replaces it, in its own frame, and it is not held as an answer
+ * twice; a waiting PATH_RESPONSE stays.
+ */
+static void outqueue_waiting_path_challenge_is_replaced_by_a_newer_one(struct kunit *test)
+{
+	struct oq_env *e = oq_env_confirmed(test);
+	struct quic_frame f = { .type = QUIC_FRAME_PATH_RESPONSE };
+	struct quic_outq_frame *fr;
+	u32 i, challenges = 0, responses = 0;
+
+	KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f, GFP_KERNEL), 0);
+	f.type = QUIC_FRAME_PATH_CHALLENGE;
+	for (i = 0; i < 2 * QUIC_OUTQ_CTRL_MAX; i++) {
+		memset(f.path_data, i, sizeof(f.path_data));
+		KUNIT_ASSERT_EQ(test, quic_outq_ctrl_append(&e->outq, QUIC_CRYPTO_APP, &f,
+							    GFP_KERNEL), 0);
+	}
+	list_for_each_entry(fr, &e->outq.spaces[quic_pnspace_index(QUIC_CRYPTO_APP)].ctrl, list) {
+		if (fr->type == QUIC_FRAME_PATH_RESPONSE)
+			responses++;
+		if (fr->type != QUIC_FRAME_PATH_CHALLENGE)
+			continue;
+		challenges++;
+		KUNIT_EXPECT_EQ(test, fr->f.path_data[0], (u8)(i - 1));
+	}
+	KUNIT_EXPECT_EQ(test, challenges, 1U);
+	KUNIT_EXPECT_EQ(test, responses, 1U);
+	KUNIT_EXPECT_EQ(test, e->outq.ctrl_held, 2U);
+}
+
 static void outqueue_stream_data_split_across_packets_respects_room(struct kunit *test)
 {
 	struct oq_env *e = oq_env_default(test);
@@ -732,6 +764,7 @@ static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_data_from_a_short_iterator_queues_nothing),
 	KUNIT_CASE(outqueue_answers_to_the_peer_are_bounded),
 	KUNIT_CASE(outqueue_waiting_token_is_replaced_by_a_newer_one),
+	KUNIT_CASE(outqueue_waiting_path_challenge_is_replaced_by_a_newer_one),
 	KUNIT_CASE(outqueue_stream_data_split_across_packets_respects_room),
 	KUNIT_CASE(outqueue_parts_of_a_write_share_its_bytes),
 	KUNIT_CASE(outqueue_max_data_blocks_and_queues_one_data_blocked),
