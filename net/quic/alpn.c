@@ -581,6 +581,7 @@ int quic_alpn_peek_many(const struct quic_data *dgrams, u32 n, struct quic_alpn_
 	memzero_explicit(o, sizeof(*o));
 	return err;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_peek_many);
 
 /**
  * quic_alpn_peek - the protocols a client's first Initial offers
@@ -599,6 +600,7 @@ int quic_alpn_peek(const u8 *data, u32 len, struct quic_alpn_peek *peek)
 
 	return quic_alpn_peek_many(&d, 1, peek);
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_peek);
 
 /**
  * quic_alpn_peek_free - release what quic_alpn_peek() allocated
@@ -609,6 +611,7 @@ void quic_alpn_peek_free(struct quic_alpn_peek *peek)
 	kfree(peek->buf);
 	memset(peek, 0, sizeof(*peek));
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_peek_free);
 
 /* ---------------------------------------------- ClientHellos held back */
 
@@ -752,6 +755,7 @@ void quic_alpn_held_purge(struct net *net)
 	spin_unlock_bh(&quic_alpn_held_lock);
 	__skb_queue_purge(&freed);
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_alpn_held_purge);
 
 /* --------------------------------------------------------------- choice */
 

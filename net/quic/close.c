@@ -508,6 +508,7 @@ void quic_rcv_conn_error(struct sock *sk, u32 errcode, u8 frame_type)
 	c->err_frame = frame_type;
 	c->latched = 1;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_rcv_conn_error);
 
 /**
  * quic_close_flush - close the connection for its latched error

@@ -715,6 +715,7 @@ int quic_conn_get_param_ext(struct sock *sk, u8 *buf, u32 *len)
 	kfree(params);
 	return err;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_conn_get_param_ext);
 
 /**
  * quic_conn_set_param_ext - take the peer's transport parameters from TLS

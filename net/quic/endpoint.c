@@ -393,6 +393,7 @@ void quic_rcv_parse(struct sk_buff *skb)
 	cb->dcid_len = inv.dcid_len;
 	cb->scid_len = inv.scid_len;
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_rcv_parse);
 
 /**
  * quic_rcv - a UDP tunnel received a datagram

@@ -367,6 +367,7 @@ int quic_flow_route(struct sock *sk, union quic_addr *da, union quic_addr *sa, s
 {
 	return quic_af(da)->flow_route(sk, da, sa, fl);
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_flow_route);
 
 /**
  * quic_lower_xmit - hand a packet to the UDP tunnel for transmission

@@ -26,11 +26,14 @@
 unsigned int quic_net_id __read_mostly;
 
 struct percpu_counter quic_sockets_allocated;
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_sockets_allocated);
 
 long sysctl_quic_mem[3];
 EXPORT_SYMBOL_IF_QUIC_KUNIT(sysctl_quic_mem);
 int sysctl_quic_rmem[3];
+EXPORT_SYMBOL_IF_QUIC_KUNIT(sysctl_quic_rmem);
 int sysctl_quic_wmem[3];
+EXPORT_SYMBOL_IF_QUIC_KUNIT(sysctl_quic_wmem);
 
 /*
  * The three values of each sysctl are a minimum, a default and a maximum:

@@ -961,3 +961,4 @@ struct proto quicv6_prot = {
 	.obj_size		= sizeof(struct quic6_sock),
 	.ipv6_pinfo_offset	= offsetof(struct quic6_sock, inet6),
 };
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quicv6_prot);

@@ -970,6 +970,7 @@ void quic_xmit(struct sock *sk)
 {
 	__quic_xmit(sk, true);
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_xmit);
 
 /**
  * quic_xmit_close - send CONNECTION_CLOSE at every level the peer may read
