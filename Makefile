@@ -44,7 +44,8 @@ help:
 	@echo "                  onto a fresh tree with a build after every patch"
 	@echo "make stress       long booted tests: netem's full matrix of bad networks (ARCH=, T=),"
 	@echo "                  sysfuzz for 55 minutes,"
-	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh)"
+	@echo "                  then quic_explore with 100 times the seeds (scripts/explore-stress.sh),"
+	@echo "                  every KUnit suite with QUIC built in (./kunit.py),"
 	@echo "                  and quic_rx_fuzz with 200,000 inputs, quic_hostile with 100,000 packets,"
 	@echo "                  then the concurrent tests on an x86_64 KCSAN kernel (KCSAN_TESTS=),"
 	@echo "                  then every booted test on Debian's arm64 kernel"
@@ -93,6 +94,7 @@ stress:
 	./scripts/selftest.py --arch=$(ARCH) --stress --tests=$(if $(T),$(T),netem)
 	$(if $(T),,./scripts/selftest.py --arch=$(ARCH) --stress --tests=sysfuzz)
 	./scripts/explore-stress.sh $(ARCH)
+	./kunit.py run --arch=$(ARCH)
 	./kunit.py run --arch=$(ARCH) 'quic_rx_fuzz' \
 		--kernel_args='quic_kunit.rx_fuzz_inputs=200000 quic_kunit.rx_fuzz_seed=0x53545245'
 	./kunit.py run --arch=$(ARCH) 'quic_hostile' --kernel_args='quic_kunit.hostile_packets=100000'
