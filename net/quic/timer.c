@@ -19,6 +19,9 @@ static void quic_timer_fire(struct quic_timers *t, u8 type)
 {
 	void (*fire)(struct sock *sk) = t->ops ? t->ops->fire[type] : NULL;
 
+	/* Unless the owner armed it again while this expiry waited. */
+	if (type < QUIC_TIMER_PACE && !timer_pending(&t->timer[type]))
+		clear_bit(type, &t->armed);
 	if (fire) {
 		fire(t->sk);
 		if (t->ops->done)
@@ -92,6 +95,7 @@ void quic_timer_init(struct sock *sk, struct quic_timers *t, const struct quic_t
 	t->ops = ops;
 	t->deferred = 0;
 	t->expiring = 0;
+	t->armed = 0;
 	for (i = 0; i < QUIC_TIMER_PACE; i++)
 		timer_setup(&t->timer[i], quic_timer_expire_fns[i], 0);
 	hrtimer_init(&t->pace, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
@@ -140,6 +144,7 @@ void quic_timer_reset(struct quic_timers *t, u8 type, u64 timeout_us)
 			return;
 		quic_timer_forget_deferred(t, type);
 	}
+	set_bit(type, &t->armed);
 	sk_reset_timer(t->sk, &t->timer[type], quic_timer_expires(timeout_us));
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_reset);
@@ -162,6 +167,7 @@ void quic_timer_reduce(struct quic_timers *t, u8 type, u64 timeout_us)
 	if (WARN_ON_ONCE(type >= QUIC_TIMER_PACE))
 		return;
 	tl = &t->timer[type];
+	set_bit(type, &t->armed);
 	if (timer_pending(tl) && time_before_eq(READ_ONCE(tl->expires), expires))
 		return;
 	sk_reset_timer(t->sk, tl, expires);
@@ -202,8 +208,10 @@ void quic_timer_stop(struct quic_timers *t, u8 type)
 			__sock_put(t->sk);
 		return;
 	}
-	if (type < QUIC_TIMER_PACE)
+	if (type < QUIC_TIMER_PACE) {
+		clear_bit(type, &t->armed);
 		sk_stop_timer(t->sk, &t->timer[type]);
+	}
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_stop);
 
@@ -212,11 +220,20 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_timer_stop);
  * @t: the socket's timers
  * @type: which timer
  *
+ * For the timers below %QUIC_TIMER_PACE, what the owner armed and did not
+ * stop until its handler starts: the expiry is no longer pending once the
+ * timer core took it off its queue, and on another CPU it may not have
+ * reached quic_timer_expire() yet (found on arm64 with two CPUs by the
+ * loss detection timer invariant, connection.c). The caller holds the
+ * socket lock.
+ *
  * Return: true when it is queued, expired and waits for release_sock(), or
- * expired and waits for the socket spinlock (another CPU's softirq).
+ * expired and its handler has not run yet.
  */
 bool quic_timer_armed(struct quic_timers *t, u8 type)
 {
+	if (type < QUIC_TIMER_PACE)
+		return test_bit(type, &t->armed);
 	return quic_timer_pending(t, type) || test_bit(type, &t->deferred) ||
 	       test_bit(type, &t->expiring);
 }
@@ -252,6 +269,7 @@ void quic_timer_stop_all(struct quic_timers *t)
 
 	for (i = 0; i < QUIC_TIMER_PACE; i++)
 		sk_stop_timer_sync(sk, &t->timer[i]);
+	t->armed = 0;
 	if (hrtimer_cancel(&t->pace))
 		__sock_put(sk);
 

@@ -50,6 +50,10 @@ struct quic_timer_ops {
  *            holds one socket reference
  * @expiring: types whose expiry has begun in softirq and waits for the
  *            socket spinlock: no longer pending, not deferred yet
+ * @armed: types below %QUIC_TIMER_PACE armed and not stopped whose
+ *         handler has not started yet: set from the arming, through the
+ *         moment the timer core takes the expired timer off its queue,
+ *         until quic_timer_fire(); changed under the socket lock
  * @running_deferred: a deferred expiry runs now, from release_sock()
  */
 struct quic_timers {
@@ -59,6 +63,7 @@ struct quic_timers {
 	struct hrtimer pace;
 	unsigned long deferred;
 	unsigned long expiring;
+	unsigned long armed;
 	bool running_deferred;
 };
 

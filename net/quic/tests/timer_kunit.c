@@ -272,6 +272,46 @@ static void timer_deferred_expiry_kept_when_still_due(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
 }
 
+/*
+ * Between the timer core taking an expired timer off its queue and the
+ * expiry reaching the socket lock, the timer is neither pending nor
+ * deferred, yet its handler will run: it is still armed (on SMP the window
+ * is real; the loss detection timer invariant found it on arm64 with two
+ * CPUs). The case takes the timer off the queue itself, then runs the
+ * expiry as the timer core would.
+ */
+static void timer_armed_until_its_handler_runs(struct kunit *test)
+{
+	struct sock *sk = timer_sk(test);
+	struct quic_timers *t = quic_timers(sk);
+	struct timer_list *tl = &t->timer[QUIC_TIMER_LOSS];
+	int ref = refcount_read(&sk->sk_refcnt);
+
+	quic_timer_reset(t, QUIC_TIMER_LOSS, 10 * USEC_PER_SEC);
+	KUNIT_ASSERT_TRUE(test, timer_delete(tl));
+	KUNIT_EXPECT_FALSE(test, quic_timer_pending(t, QUIC_TIMER_LOSS));
+	KUNIT_EXPECT_TRUE(test, quic_timer_armed(t, QUIC_TIMER_LOSS));
+	local_bh_disable();
+	tl->function(tl);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, atomic_read(&timer_fired[QUIC_TIMER_LOSS]), 1);
+	KUNIT_EXPECT_FALSE(test, quic_timer_armed(t, QUIC_TIMER_LOSS));
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
+
+	/* Armed again while that expiry waited: the new deadline stands. */
+	quic_timer_reset(t, QUIC_TIMER_LOSS, 10 * USEC_PER_SEC);
+	KUNIT_ASSERT_TRUE(test, timer_delete(tl));
+	quic_timer_reset(t, QUIC_TIMER_LOSS, 10 * USEC_PER_SEC);
+	local_bh_disable();
+	tl->function(tl);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, quic_timer_pending(t, QUIC_TIMER_LOSS));
+	KUNIT_EXPECT_TRUE(test, quic_timer_armed(t, QUIC_TIMER_LOSS));
+	quic_timer_stop(t, QUIC_TIMER_LOSS);
+	KUNIT_EXPECT_FALSE(test, quic_timer_armed(t, QUIC_TIMER_LOSS));
+	KUNIT_EXPECT_EQ(test, refcount_read(&sk->sk_refcnt), ref);
+}
+
 static void timer_pace_hrtimer_fires_once(struct kunit *test)
 {
 	struct sock *sk = timer_sk(test);
@@ -359,6 +399,7 @@ static struct kunit_case timer_cases[] = {
 	KUNIT_CASE(timer_expiry_on_owned_socket_waits_for_release),
 	KUNIT_CASE(timer_deferred_expiry_dropped_when_rearmed_or_stopped),
 	KUNIT_CASE(timer_deferred_expiry_kept_when_still_due),
+	KUNIT_CASE(timer_armed_until_its_handler_runs),
 	KUNIT_CASE(timer_pace_hrtimer_fires_once),
 	KUNIT_CASE(timer_pace_stop_cancels),
 	KUNIT_CASE(timer_stop_all_drops_timers_and_deferred_expiries),
