@@ -1028,6 +1028,11 @@ def main():
 	if args.kunit and (args.kernel == 'debian' or args.tests):
 		log('selftest: --kunit runs the suites in our kernel, without --tests')
 		return 2
+	if args.kunit:
+		# Every suite runs inside one modprobe: as long as ./kunit.py
+		# allows a whole KUnit run (1,500 s), not one test program.
+		args.test_timeout = max(args.test_timeout, 1200)
+		args.timeout = args.timeout or 1500
 	if args.kcsan and args.arch != 'x86_64':
 		log('selftest: --kcsan is for x86_64 only')
 		return 2
