@@ -23,7 +23,7 @@
  * two swap the roles: they write as the client to an established server,
  * and to a server in its handshake that accepted early data. The packets
  * per pattern are the module parameter hostile_packets: 10,000 by default
- * (about 85 s for the suite on x86_64 under KASAN and QEMU), 100,000 in
+ * (about 130 s for the suite on x86_64 under KASAN and QEMU), 100,000 in
  * make stress.
  */
 
