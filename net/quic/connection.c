@@ -86,14 +86,6 @@ static void quic_conn_stream_acked(struct quic_outq *outq, struct quic_stream *s
 	quic_msg_stream_done(&qs->inet.sk, s);
 }
 
-/* The sending part of @s moved to Send or Data Sent (outqueue callback). */
-static void quic_conn_stream_sent(struct quic_outq *outq, struct quic_stream *s)
-{
-	struct quic_sock *qs = container_of(outq, struct quic_sock, outq);
-
-	quic_event_stream_part(&qs->inet.sk, s, true);
-}
-
 /* A PLPMTUD probe was acknowledged or lost (outqueue callback, socket owned). */
 static void quic_conn_probe_done(struct quic_outq *outq, s64 pn, bool acked)
 {
@@ -326,7 +318,6 @@ int quic_conn_init(struct sock *sk, const struct quic_udp_ops *udp_ops)
 	__skb_queue_head_init(&qs->pending);
 	quic_outq_init(&qs->outq, qs->space, &qs->cong, &qs->streams, false);
 	qs->outq.stream_acked = quic_conn_stream_acked;
-	qs->outq.stream_sent = quic_conn_stream_sent;
 	qs->outq.probe_done = quic_conn_probe_done;
 	quic_inq_init(&qs->inq);
 	INIT_DELAYED_WORK(&qs->key_work, quic_conn_key_work);

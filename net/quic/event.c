@@ -10,6 +10,17 @@
  * notification per part whose state moved, carrying the state it ended in
  * (a frame that both completes and ends a stream gives Data Recvd, not Size
  * Known then Data Recvd).
+ *
+ * Only the states the socket API draft lists for this event are delivered
+ * (draft-lxin-quic-socket-apis, "QUIC_EVENT_STREAM_UPDATE"):
+ * - sending part: Data Recvd; Reset Sent, only when the reset answers the
+ *   peer's STOP_SENDING (the application knows of its own resets, so the
+ *   socket option does not report it); Reset Recvd;
+ * - receiving part: Recv, once, when the first data of a stream arrives
+ *   and the stream is not complete with it (the application learns that a
+ *   new stream has data pending); Size Known, which only shows when the
+ *   final size arrives ahead of missing data; Data Recvd; Reset Recvd.
+ * Ready, Send, Data Sent, Data Read and Reset Read are not delivered.
  */
 
 #include <net/sock.h>
@@ -38,6 +49,21 @@ void quic_event_stream_snap(const struct quic_stream *s, struct quic_event_strea
 {
 	snap->send = s->send.state;
 	snap->recv = s->recv.state;
+	snap->recv_empty = s->recv.state == QUIC_STREAM_RECV_STATE_RECV && !s->recv.highest;
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_event_stream_snap);
+
+/* The states the draft delivers (see the top of this file). */
+static bool quic_event_stream_listed(bool send, u8 state)
+{
+	if (send)
+		return state == QUIC_STREAM_SEND_STATE_RECVD ||
+		       state == QUIC_STREAM_SEND_STATE_RESET_SENT ||
+		       state == QUIC_STREAM_SEND_STATE_RESET_RECVD;
+	return state == QUIC_STREAM_RECV_STATE_RECV ||
+	       state == QUIC_STREAM_RECV_STATE_SIZE_KNOWN ||
+	       state == QUIC_STREAM_RECV_STATE_RECVD ||
+	       state == QUIC_STREAM_RECV_STATE_RESET_RECVD;
 }
 
 /**
@@ -45,11 +71,15 @@ void quic_event_stream_snap(const struct quic_stream *s, struct quic_event_strea
  * @sk: the socket, owned
  * @s: the stream
  * @send: the sending part, rather than the receiving one
+ *
+ * Nothing is queued for a state the draft does not deliver.
  */
 void quic_event_stream_part(struct sock *sk, const struct quic_stream *s, bool send)
 {
 	struct quic_stream_update u;
 
+	if (!quic_event_stream_listed(send, send ? s->send.state : s->recv.state))
+		return;
 	/* Padding goes to userspace: clear it. */
 	memset(&u, 0, sizeof(u));
 	u.id = s->id;
@@ -72,6 +102,7 @@ void quic_event_stream_part(struct sock *sk, const struct quic_stream *s, bool s
 	}
 	quic_event_queue(sk, QUIC_EVENT_STREAM_UPDATE, &u, sizeof(u));
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_event_stream_part);
 
 /**
  * quic_event_stream_changed - report the stream parts whose state moved
@@ -82,11 +113,20 @@ void quic_event_stream_part(struct sock *sk, const struct quic_stream *s, bool s
 void quic_event_stream_changed(struct sock *sk, const struct quic_stream *s,
 			       const struct quic_event_stream_snap *snap)
 {
+	bool first_data;
+
 	if (s->send.state != snap->send && s->send.state != QUIC_STREAM_STATE_NONE)
 		quic_event_stream_part(sk, s, true);
-	if (s->recv.state != snap->recv && s->recv.state != QUIC_STREAM_STATE_NONE)
+	/* Recv is where a receiving part starts: what is reported is the
+	 * arrival of its first bytes, when they do not complete it.
+	 */
+	first_data = snap->recv_empty && s->recv.state == QUIC_STREAM_RECV_STATE_RECV &&
+		     s->recv.highest;
+	if ((s->recv.state != snap->recv && s->recv.state != QUIC_STREAM_STATE_NONE) ||
+	    first_data)
 		quic_event_stream_part(sk, s, false);
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_event_stream_changed);
 
 /**
  * quic_event_stream_max_data - the peer raised a stream's flow control limit

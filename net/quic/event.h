@@ -25,10 +25,12 @@ struct quic_frame;
  * struct quic_event_stream_snap - the states of a stream before a change
  * @send: sending part state (QUIC_STREAM_SEND_STATE_* or none)
  * @recv: receiving part state (QUIC_STREAM_RECV_STATE_* or none)
+ * @recv_empty: the receiving part is in Recv and no stream data arrived yet
  */
 struct quic_event_stream_snap {
 	u8 send;
 	u8 recv;
+	bool recv_empty;
 };
 
 void quic_event_stream_snap(const struct quic_stream *s, struct quic_event_stream_snap *snap);

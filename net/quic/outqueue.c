@@ -910,7 +910,6 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
 	struct quic_outq_frame *fr, *part;
 	u64 credit;
 	bool fin;
-	u8 state;
 	u32 n;
 
 	fr = list_first_entry(&os->pending, struct quic_outq_frame, list);
@@ -932,10 +931,7 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
 	if (!part)
 		return false;
 	/* Within the credit and in Ready or Send: this cannot fail. */
-	state = os->stream->send.state;
 	WARN_ON_ONCE(quic_stream_send_data(os->stream, n, fin));
-	if (os->stream->send.state != state && outq->stream_sent)
-		outq->stream_sent(outq, os->stream);
 	part->fresh = 0;
 	part->fin = fin;
 	outq->data_sent += n;

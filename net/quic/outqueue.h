@@ -213,8 +213,6 @@ struct quic_outq_space {
  *	terminal state: every byte and the FIN acknowledged (Data Recvd), or
  *	its RESET_STREAM acknowledged (Reset Recvd); may release the stream;
  *	may be NULL
- * @stream_sent: called when a STREAM frame built moved the sending part of
- *	its stream (Ready to Send, or to Data Sent with the FIN); may be NULL
  * @streams_list: streams with state in the queue
  * @active: streams with data not sent yet, in round robin order
  * @datagrams: DATAGRAM frames not sent yet
@@ -251,7 +249,6 @@ struct quic_outq {
 	struct quic_cong *cong;
 	struct quic_stream_table *streams;
 	void (*stream_acked)(struct quic_outq *outq, struct quic_stream *s);
-	void (*stream_sent)(struct quic_outq *outq, struct quic_stream *s);
 	void (*probe_done)(struct quic_outq *outq, s64 pn, bool acked);
 
 	struct list_head streams_list;

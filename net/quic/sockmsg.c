@@ -30,7 +30,6 @@
 #include <net/sock.h>
 
 #include "connection.h"
-#include "event.h"
 #include "memory.h"
 #include "socket.h"
 #include "sockmsg.h"
@@ -427,7 +426,6 @@ static struct quic_stream *quic_msg_errinfo_stream(struct sock *sk, sockptr_t op
  */
 int quic_msg_stream_reset_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
-	struct quic_event_stream_snap snap;
 	struct quic_errinfo ei;
 	struct quic_stream *s;
 	int err;
@@ -436,11 +434,12 @@ int quic_msg_stream_reset_opt(struct sock *sk, sockptr_t optval, unsigned int op
 	s = quic_msg_errinfo_stream(sk, optval, optlen, true, &ei);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	quic_event_stream_snap(s, &snap);
+	/* No STREAM_UPDATE: the draft reports Reset Sent only for a reset
+	 * the peer's STOP_SENDING asked for. Reset Recvd follows its ACK.
+	 */
 	err = quic_msg_stream_reset(sk, s, ei.errcode);
 	if (err)
 		return err;
-	quic_event_stream_changed(sk, s, &snap);
 	quic_xmit(sk);
 	return 0;
 }
@@ -779,11 +778,11 @@ int quic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags, int
 	if (ri.type == QUIC_INQ_STREAM && ri.fin) {
 		struct quic_stream *s = quic_stream_find(quic_streams(sk), ri.stream_id);
 
-		/* "App Read All Data": Data Read, reported like any move. */
-		if (s) {
-			quic_event_stream_part(sk, s, false);
+		/* "App Read All Data" (Data Read, not a notified state): the
+		 * stream may go.
+		 */
+		if (s)
 			queued = quic_msg_stream_done(sk, s);
-		}
 	}
 	quic_msg_read_updates(sk, &ri, queued);
 out:
