@@ -161,16 +161,21 @@ int quic_cid_issue(struct sock *sk, gfp_t gfp)
 	return 0;
 }
 
-/* The ID we send with changed without the application asking. */
-static void quic_cid_dest_changed(struct sock *sk, u64 before)
+/*
+ * IDs of a set were retired, by either end (draft-lxin-quic-socket-apis,
+ * "QUIC_EVENT_CONNECTION_ID": also when the application retired them
+ * through QUIC_SOCKOPT_CONNECTION_ID): tell the application which one is
+ * in use now and the lowest one still held.
+ */
+static void quic_cid_notify(struct sock *sk, bool dest)
 {
-	struct quic_conn_id_set *set = quic_dest(sk);
+	struct quic_conn_id_set *set = dest ? quic_dest(sk) : quic_source(sk);
 	struct quic_conn_id_entry *first;
 
-	if (!set->active || set->active->number == before)
+	if (!set->active || list_empty(&set->head))
 		return;
 	first = list_first_entry(&set->head, struct quic_conn_id_entry, list);
-	quic_event_connection_id(sk, true, set->active->number, first->number);
+	quic_event_connection_id(sk, dest, set->active->number, first->number);
 }
 
 /**
@@ -203,7 +208,7 @@ static int quic_cid_send_retire(struct sock *sk, u64 number, gfp_t gfp)
  * The ID joins the peer's set (connid.c checks the limit and the rules of
  * Section 19.15). When Retire Prior To rose, the IDs below it left the set
  * and each is retired with RETIRE_CONNECTION_ID (Section 5.1.2); if the
- * one in use went, the next one is used and the application is told
+ * one in use went, the next one is used. The application is told
  * (QUIC_EVENT_CONNECTION_ID).
  *
  * No ID we held is forgotten without being retired, however far Retire
@@ -272,7 +277,9 @@ int quic_cid_recv_new(struct sock *sk, const struct quic_frame *f)
 		if (err)
 			return err;
 	}
-	quic_cid_dest_changed(sk, before);
+	/* Retire Prior To rose, or the ID in use changed with it. */
+	if (set->retire_prior_to > prior || (set->active && set->active->number != before))
+		quic_cid_notify(sk, true);
 	return 0;
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_recv_new);
@@ -284,26 +291,20 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_cid_recv_new);
  *
  * The peer no longer uses one of our IDs: it leaves the set (and the
  * lookup table) and a replacement is issued. When it was the one we put in
- * our long headers the next one takes its place, and the application is
- * told.
+ * our long headers the next one takes its place. The application is told
+ * of every retirement (QUIC_EVENT_CONNECTION_ID).
  *
  * Return: 0, or a negative errno for quic_conn_id_transport_error().
  */
 int quic_cid_recv_retire(struct sock *sk, const struct quic_frame *f)
 {
-	struct quic_conn_id_set *set = quic_source(sk);
-	u64 before = set->active ? set->active->number : 0;
-	struct quic_conn_id_entry *first;
 	int ret;
 
 	sock_owned_by_me(sk);
-	ret = quic_conn_id_recv_retire(set, f->seqno);
+	ret = quic_conn_id_recv_retire(quic_source(sk), f->seqno);
 	if (ret <= 0)
 		return ret;
-	if (set->active && set->active->number != before) {
-		first = list_first_entry(&set->head, struct quic_conn_id_entry, list);
-		quic_event_connection_id(sk, false, set->active->number, first->number);
-	}
+	quic_cid_notify(sk, false);
 	return quic_cid_issue(sk, GFP_ATOMIC);
 }
 
@@ -404,6 +405,8 @@ static int quic_cid_set_source(struct sock *sk, u32 prior_to)
  * @prior_to (at most @active) are retired. With @dest 0, the peer is asked
  * to retire our IDs below @prior_to (at most the next number to issue):
  * new IDs are issued carrying that Retire Prior To; @active is not used.
+ * When IDs were retired, QUIC_EVENT_CONNECTION_ID reports the set as it
+ * is now, as for retirements the peer causes.
  *
  * Return: 0; -EINVAL for a bad length or value, or an ID not held;
  * -ENOTCONN before the connection is established; -EFAULT; -ENOMEM.
@@ -411,6 +414,8 @@ static int quic_cid_set_source(struct sock *sk, u32 prior_to)
 int quic_cid_set_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
 {
 	struct quic_connection_id_info info;
+	struct quic_conn_id_set *set;
+	u64 lowest, prior;
 	int err;
 
 	sock_owned_by_me(sk);
@@ -424,11 +429,18 @@ int quic_cid_set_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
 		return -ENOTCONN;
 	if (!quic_source(sk)->active->id.len || !quic_dest(sk)->active->id.len)
 		return -EINVAL;	/* zero-length IDs cannot change */
+	set = info.dest ? quic_dest(sk) : quic_source(sk);
+	lowest = list_first_entry(&set->head, struct quic_conn_id_entry, list)->number;
+	prior = set->retire_prior_to;
 	if (info.dest)
 		err = quic_cid_set_dest(sk, info.active, info.prior_to);
 	else
 		err = quic_cid_set_source(sk, info.prior_to);
-	if (!err)
-		quic_xmit(sk);
-	return err;
+	if (err)
+		return err;
+	if (set->retire_prior_to != prior ||
+	    list_first_entry(&set->head, struct quic_conn_id_entry, list)->number != lowest)
+		quic_cid_notify(sk, info.dest);
+	quic_xmit(sk);
+	return 0;
 }

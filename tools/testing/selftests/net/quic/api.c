@@ -880,8 +880,6 @@ const struct api_known api_known[] = {
 	  "a flow-blocked stream queues until sndbuf is full, then EAGAIN" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_MAX_STREAM: max_stream >> 2 is the new stream limit",
 	  "max_stream is the highest stream ID allowed, not limit << 2 | type" SEE_DOCS },
-	{ "QUIC_EVENT_CONNECTION_ID: delivered when IDs are retired through the CONNECTION_ID option",
-	  "CONNECTION_ID is only reported when the ID in use changes unasked" SEE_DOCS },
 	{ "QUIC_EVENT_CONNECTION_CLOSE: the phrase follows frame and reserved[3] (offset 8)",
 	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
 	{ "QUIC_SOCKOPT_TRANSPORT_PARAM: active_connection_id_limit defaults to 7",
