@@ -196,6 +196,12 @@ static int quic_rcv_new_token(struct sock *sk, const struct quic_frame *f)
 {
 	int err;
 
+	/* A token the application could not hand back through
+	 * QUIC_SOCKOPT_TOKEN is of no use: not kept, not reported. Using a
+	 * token is optional for a client (RFC 9000 Section 8.1.3).
+	 */
+	if (f->data.len > QUIC_TOKEN_MAX_LEN)
+		return 0;
 	/* Kept for the next connection's Initial (RFC 9000 Section 8.1.3). */
 	err = quic_data_dup(quic_token(sk), f->data.data, f->data.len, GFP_ATOMIC);
 	if (!err)

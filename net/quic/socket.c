@@ -515,7 +515,7 @@ static int quic_sock_set_alpn(struct sock *sk, sockptr_t optval, unsigned int op
 		quic_data_free(quic_alpn(sk));
 		return 0;
 	}
-	if (optlen >= QUIC_ALPN_LIST_MAX_LEN)
+	if (optlen > QUIC_ALPN_OPT_MAX_LEN)
 		return -EINVAL;
 	p = memdup_sockptr(optval, optlen);
 	if (IS_ERR(p))

@@ -38,8 +38,12 @@ enum quic_state {
 	QUIC_SS_ESTABLISHED	= TCP_ESTABLISHED,
 };
 
-/* Limits on what userspace may hand us through socket options. */
-#define QUIC_TOKEN_MAX_LEN		1024
+/* Limits on what userspace may hand us through socket options: those of
+ * draft-lxin-quic-socket-apis, Security Considerations, "Memory Limits"
+ * (ALPN 256 bytes, TOKEN 512, SESSION_TICKET 4096).
+ */
+#define QUIC_ALPN_OPT_MAX_LEN		256
+#define QUIC_TOKEN_MAX_LEN		512
 #define QUIC_TICKET_MAX_LEN		4096
 /* A quic_transport_parameters extension (QUIC_SOCKOPT_TRANSPORT_PARAM_EXT). */
 #define QUIC_PARAM_EXT_MAX_LEN		4096

@@ -1083,6 +1083,36 @@ static void lim_amplification_counts_datagrams_whose_packets_are_discarded(struc
 	KUNIT_EXPECT_EQ(test, after - before, 1000ULL);
 }
 
+/* A NEW_TOKEN whose token QUIC_SOCKOPT_TOKEN could not take back (the
+ * socket API draft bounds the option at 512 bytes) is not kept: the
+ * client would report a token it then refuses to present. One within the
+ * bound is kept as before.
+ */
+static void lim_new_token_beyond_the_option_bound_is_not_kept(struct kunit *test)
+{
+	struct rx_conn *rc = lim_open(test);
+	struct rx_buf b = {};
+	u32 before;
+
+	/* The token of the server's NEW_TOKEN at the end of the handshake. */
+	before = quic_token(rc->sk)->len;
+	KUNIT_ASSERT_LE(test, before, (u32)QUIC_TOKEN_MAX_LEN);
+	rx_buf_var(&b, QUIC_FRAME_NEW_TOKEN);
+	rx_buf_var(&b, QUIC_TOKEN_MAX_LEN + 1);
+	rx_buf_fill(&b, 0x5a, QUIC_TOKEN_MAX_LEN + 1);
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_EQ(test, quic_token(rc->sk)->len, before);
+
+	memset(&b, 0, sizeof(b));
+	rx_buf_var(&b, QUIC_FRAME_NEW_TOKEN);
+	rx_buf_var(&b, QUIC_TOKEN_MAX_LEN);
+	rx_buf_fill(&b, 0xa5, QUIC_TOKEN_MAX_LEN);
+	lim_send(rc, &b);
+	lim_expect_open(test, rc);
+	KUNIT_EXPECT_EQ(test, quic_token(rc->sk)->len, (u32)QUIC_TOKEN_MAX_LEN);
+}
+
 static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_crypto_far_ahead_is_crypto_buffer_exceeded),
 	KUNIT_CASE(lim_ack_range_count_beyond_the_packet_is_frame_encoding_error),
@@ -1109,6 +1139,7 @@ static struct kunit_case lim_cases[] = {
 	KUNIT_CASE(lim_stream_data_blocked_beyond_max_streams_is_stream_limit_error),
 	KUNIT_CASE(lim_stop_sending_without_memory_is_answered_when_resent),
 	KUNIT_CASE(lim_idle_timer_restarts_on_the_first_ack_eliciting_send),
+	KUNIT_CASE(lim_new_token_beyond_the_option_bound_is_not_kept),
 	{}
 };
 

@@ -797,12 +797,22 @@ static void socket_alpn_round_trip_and_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, quic_kernel_getsockopt(sk, QUIC_SOCKOPT_ALPN, out, &len), -EINVAL);
 
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, "h3,,x", 5), -EINVAL);
-	big = kunit_kzalloc(test, QUIC_ALPN_LIST_MAX_LEN, GFP_KERNEL);
+	/* The draft's bound on the option: a list of 256 bytes (two names of
+	 * 127 and 128) is taken, one of 257 refused.
+	 */
+	big = kunit_kzalloc(test, QUIC_ALPN_OPT_MAX_LEN + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, big);
-	memset(big, 'a', QUIC_ALPN_LIST_MAX_LEN);
+	memset(big, 'a', QUIC_ALPN_OPT_MAX_LEN + 1);
+	big[127] = ',';
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, big,
-						     QUIC_ALPN_LIST_MAX_LEN), -EINVAL);
+						     QUIC_ALPN_OPT_MAX_LEN + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, (u32)sizeof(want));
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, big,
+						     QUIC_ALPN_OPT_MAX_LEN), 0);
+	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, (u32)QUIC_ALPN_OPT_MAX_LEN + 1);
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, "h3,smbd", 7), 0);
 	/* Failed calls kept the list; an empty value clears it. */
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, "h3,,x", 5), -EINVAL);
 	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, (u32)sizeof(want));
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_ALPN, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, quic_alpn(sk)->len, 0U);
@@ -826,8 +836,12 @@ static void socket_token_and_ticket_round_trip(struct kunit *test)
 
 	big = kunit_kzalloc(test, QUIC_TICKET_MAX_LEN + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, big);
+	/* The draft's bound: 512 bytes taken, 513 refused. */
+	KUNIT_EXPECT_EQ(test, QUIC_TOKEN_MAX_LEN, 512);
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TOKEN, big,
 						     QUIC_TOKEN_MAX_LEN + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_TOKEN, big,
+						     QUIC_TOKEN_MAX_LEN), 0);
 	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_SESSION_TICKET, big,
 						     QUIC_TICKET_MAX_LEN + 1), -EINVAL);
 	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_SESSION_TICKET, big,

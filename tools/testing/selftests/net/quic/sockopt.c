@@ -10,8 +10,8 @@
  *   else; then the option decides. EVENT takes exactly its size (EINVAL
  *   otherwise); TRANSPORT_PARAM and CONFIG take their size or more (the
  *   socket API draft's layouts are longer; what follows ours is ignored),
- *   EINVAL when shorter; all three EFAULT for an unreadable value. Byte options (TOKEN up to 1024 bytes, SESSION_TICKET up
- *   to 4096, ALPN lists shorter than 1024 bytes) accept any length up to
+ *   EINVAL when shorter; all three EFAULT for an unreadable value. Byte options (TOKEN up to 512 bytes, SESSION_TICKET up
+ *   to 4096, ALPN lists up to 256 bytes: the draft's limits) accept any length up to
  *   their limit, the empty value clearing them, and EINVAL above it.
  * - get: the length is read first (EFAULT when unreadable, EINVAL when
  *   negative); a buffer smaller than the value is EINVAL, a larger one is
@@ -81,8 +81,10 @@ struct opt {
 	unsigned int size;	/* structure size, or the longest value accepted */
 };
 
-/* The longest ALPN list accepted: four 255-byte names and three commas. */
-#define ALPN_LONGEST	(4 * 255 + 3)
+/* The longest ALPN list accepted, the socket API draft's 256 bytes: a
+ * name of 127 bytes, a comma and one of 128.
+ */
+#define ALPN_LONGEST	256
 /* The longest CONNECTION_CLOSE: an 80-byte phrase and its NUL. */
 #define CLOSE_LONGEST	(offsetof(struct quic_connection_close, phrase) + 81)
 
@@ -101,7 +103,7 @@ static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_TRANSPORT_PARAM, "TRANSPORT_PARAM", K_STRUCT,
 	  sizeof(struct quic_transport_param) },
 	{ QUIC_SOCKOPT_CONFIG, "CONFIG", K_STRUCT, sizeof(struct quic_config) },
-	{ QUIC_SOCKOPT_TOKEN, "TOKEN", K_BYTES, 1024 },
+	{ QUIC_SOCKOPT_TOKEN, "TOKEN", K_BYTES, 512 },
 	{ QUIC_SOCKOPT_ALPN, "ALPN", K_ALPN, ALPN_LONGEST },
 	{ QUIC_SOCKOPT_SESSION_TICKET, "SESSION_TICKET", K_BYTES, 4096 },
 	{ QUIC_SOCKOPT_CRYPTO_SECRET, "CRYPTO_SECRET", K_SECRET,
@@ -200,7 +202,6 @@ static void valid_value(int fd, const struct opt *o)
 {
 	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_UPDATE, .on = 1 };
 	socklen_t len = sizeof(struct quic_transport_param);
-	int i;
 
 	memset(buf, 0, sizeof(buf));
 	switch (o->name) {
@@ -215,8 +216,7 @@ static void valid_value(int fd, const struct opt *o)
 		break;
 	case QUIC_SOCKOPT_ALPN:
 		memset(buf, 'a', ALPN_LONGEST);
-		for (i = 1; i < 4; i++)
-			buf[i * 256 - 1] = ',';
+		buf[127] = ',';
 		break;
 	default:
 		/* CONFIG: all zero selects the defaults; byte options: any bytes. */
