@@ -89,7 +89,9 @@ static bool quic_is_bool(u8 v)
  * @c: the configuration, the caller's fields merged into the socket's
  *
  * Return: 0, or -EINVAL for version 0, an unknown congestion algorithm or
- * cipher, an initial RTT outside 1 ms..60 s, a PLPMTUD probe interval below
+ * cipher, an initial RTT below 100 ms or from 6 s on (the socket API
+ * draft's range; the congestion controller itself takes 1 ms..60 s, which
+ * only the KUnit suites use), a PLPMTUD probe interval below
  * 5 s (0 disables probing), validate_peer_address or stream_data_nodelay
  * other than 0/1, certificate_request above 2, or non-zero reserved bytes.
  */
@@ -112,8 +114,8 @@ int quic_config_validate(const struct quic_config *c)
 	default:
 		return -EINVAL;
 	}
-	if (c->initial_smoothed_rtt < QUIC_RTT_MIN ||
-	    c->initial_smoothed_rtt > QUIC_RTT_MAX)
+	if (c->initial_smoothed_rtt < QUIC_CONFIG_RTT_MIN ||
+	    c->initial_smoothed_rtt >= QUIC_CONFIG_RTT_LIMIT)
 		return -EINVAL;
 	if (c->plpmtud_probe_interval && c->plpmtud_probe_interval < QUIC_MIN_PROBE_INTERVAL)
 		return -EINVAL;

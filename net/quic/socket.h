@@ -44,6 +44,11 @@ enum quic_state {
  */
 #define QUIC_ALPN_OPT_MAX_LEN		256
 #define QUIC_TOKEN_MAX_LEN		512
+/* QUIC_SOCKOPT_CONFIG's initial_smoothed_rtt (microseconds), the draft's
+ * range: at least QUIC_RTO_MIN (100 ms), less than QUIC_RTO_MAX (6 s).
+ */
+#define QUIC_CONFIG_RTT_MIN		100000U
+#define QUIC_CONFIG_RTT_LIMIT		6000000U
 #define QUIC_TICKET_MAX_LEN		4096
 /* A quic_transport_parameters extension (QUIC_SOCKOPT_TRANSPORT_PARAM_EXT). */
 #define QUIC_PARAM_EXT_MAX_LEN		4096

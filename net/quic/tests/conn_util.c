@@ -352,6 +352,23 @@ static int conn_offer_pref(struct socket *server, union quic_addr *a)
 				      conn_addr_len(a->sa.sa_family));
 }
 
+/*
+ * An initial RTT set as QUIC_SOCKOPT_CONFIG sets it, without the option's
+ * range (100 ms..6 s): the explorer runs its connections with 1 ms, so
+ * that its timers fire quickly. The congestion controller takes 1 ms..60 s.
+ */
+static void conn_set_initial_rtt(struct kunit *test, struct sock *sk, u32 rtt)
+{
+	struct quic_config c;
+
+	lock_sock(sk);
+	c = *quic_config(sk);
+	c.initial_smoothed_rtt = rtt;
+	KUNIT_EXPECT_EQ(test, quic_cong_set_config(quic_cong(sk), &c), 0);
+	*quic_config(sk) = c;
+	release_sock(sk);
+}
+
 /**
  * conn_handshake - connect a client to a listener and complete a stand-in handshake
  * @test: the case
@@ -373,8 +390,7 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 	static const char sfin[] = "encrypted extensions .. server finished";
 	static const char cfin[] = "client finished";
 	struct quic_config cfg = { .version = c->version,
-				   .plpmtud_probe_interval = p->probe_interval,
-				   .initial_smoothed_rtt = p->initial_rtt };
+				   .plpmtud_probe_interval = p->probe_interval };
 	union quic_addr a;
 	u8 buf[64];
 	int i;
@@ -417,14 +433,18 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		conn_tp_set(test, p->lsock, CONN_TP_PLAIN_1RTT, 1);
 	if (p->plain_1rtt & 2)
 		conn_tp_set(test, p->client, CONN_TP_PLAIN_1RTT, 1);
-	if (p->validate_peer_address || p->listen_version || p->initial_rtt) {
+	if (p->validate_peer_address || p->listen_version) {
 		struct quic_config lcfg = { .validate_peer_address = p->validate_peer_address,
-					    .version = p->listen_version,
-					    .initial_smoothed_rtt = p->initial_rtt };
+					    .version = p->listen_version };
 
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->lsock->sk, QUIC_SOCKOPT_CONFIG,
 							     &lcfg, sizeof(lcfg)), 0);
 	}
+	/* Last of the listener's configuration: a later CONFIG set would
+	 * find the value out of its range.
+	 */
+	if (p->initial_rtt)
+		conn_set_initial_rtt(test, p->lsock->sk, p->initial_rtt);
 	for (i = 1; i <= QUIC_EVENT_MAX; i++) {
 		struct quic_event_option ev = { .type = i, .on = 1 };
 
@@ -463,6 +483,8 @@ void conn_handshake(struct kunit *test, const struct conn_case *c, u16 port,
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_CONFIG,
 							     &longer, sizeof(longer)), 0);
 	}
+	if (p->initial_rtt)
+		conn_set_initial_rtt(test, p->client->sk, p->initial_rtt);
 	if (p->client_token)
 		KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(p->client->sk, QUIC_SOCKOPT_TOKEN,
 							     p->client_token,

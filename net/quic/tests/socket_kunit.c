@@ -577,9 +577,18 @@ static void socket_config_rejects_bad_values(struct kunit *test)
 	EXPECT_CONFIG_EINVAL(congestion_control_algo, QUIC_CONG_ALG_MAX);
 	EXPECT_CONFIG_EINVAL(payload_cipher_type, TLS_CIPHER_AES_CCM_128 + 100);
 	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 999);
+	/* The draft's range: at least 100 ms, less than 6 s. */
+	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 99999);
+	EXPECT_CONFIG_EINVAL(initial_smoothed_rtt, 6000000);
 	EXPECT_CONFIG_EINVAL(plpmtud_probe_interval, 1000);
 	EXPECT_CONFIG_EINVAL(certificate_request, 3);
 #undef EXPECT_CONFIG_EINVAL
+	c = good;
+	c.initial_smoothed_rtt = 100000;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, sizeof(c)), 0);
+	c.initial_smoothed_rtt = 5999999;
+	KUNIT_EXPECT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_CONFIG, &c, sizeof(c)), 0);
+	KUNIT_EXPECT_EQ(test, quic_config(sk)->initial_smoothed_rtt, 5999999U);
 
 	/* Any non-zero version is taken: a client's first packets in one we
 	 * do not speak provoke Version Negotiation (RFC 9000 Section 6.3).
