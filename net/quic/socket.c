@@ -146,6 +146,7 @@ static void quic_param_init_local(struct quic_transport_param *p)
 {
 	quic_param_init_remote(p);
 	p->remote = 0;
+	p->active_connection_id_limit = QUIC_DEF_LOCAL_CONN_ID_LIMIT;
 	p->max_idle_timeout = QUIC_DEF_IDLE_TIMEOUT;
 	p->max_data = QUIC_DEF_MAX_DATA;
 	p->max_stream_data_bidi_local = QUIC_DEF_MAX_STREAM_DATA;

@@ -58,11 +58,16 @@ enum quic_state {
 /* Smallest PLPMTUD probe interval accepted (microseconds); 0 disables. */
 #define QUIC_MIN_PROBE_INTERVAL		(5 * USEC_PER_SEC)
 
-/* Transport parameter defaults of a new socket (flow control in bytes). */
-#define QUIC_DEF_MAX_DATA		(1024 * 1024)
-#define QUIC_DEF_MAX_STREAM_DATA	(256 * 1024)
+/* Transport parameter defaults of a new socket (flow control in bytes):
+ * those draft-lxin-quic-socket-apis gives in struct quic_transport_param.
+ * The active_connection_id_limit we offer is 7; a peer that sends none is
+ * taken to have RFC 9000's default of 2.
+ */
+#define QUIC_DEF_MAX_DATA		(65536 * 32)
+#define QUIC_DEF_MAX_STREAM_DATA	(65536 * 4)
 #define QUIC_DEF_MAX_STREAMS		100
 #define QUIC_DEF_IDLE_TIMEOUT		(30 * USEC_PER_SEC)
+#define QUIC_DEF_LOCAL_CONN_ID_LIMIT	7
 
 /**
  * struct quic_sock - a QUIC socket

@@ -206,6 +206,11 @@ static void socket_defaults_follow_rfc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->active_connection_id_limit, 2);
 	KUNIT_EXPECT_EQ(test, r->max_data, 0ULL);
 	KUNIT_EXPECT_EQ(test, quic_param_validate(quic_local_param(sk)), 0);
+	/* Ours: draft-lxin-quic-socket-apis, struct quic_transport_param. */
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->active_connection_id_limit, 7);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_data, 65536ULL * 32);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_stream_data_bidi_local, 65536ULL * 4);
+	KUNIT_EXPECT_EQ(test, quic_local_param(sk)->max_idle_timeout, 30000000U);
 	KUNIT_EXPECT_EQ(test, sk->sk_sndbuf, READ_ONCE(sysctl_quic_wmem[1]));
 	KUNIT_EXPECT_EQ(test, sk->sk_rcvbuf, READ_ONCE(sysctl_quic_rmem[1]));
 }

@@ -330,18 +330,19 @@ static void get_input(const struct opt *o)
  * config is QUIC v1, an initial RTT of 333 ms (RFC 9002 Section 6.2.2),
  * Reno and everything else off.
  */
+/* draft-lxin-quic-socket-apis, struct quic_transport_param defaults. */
 static const struct quic_transport_param default_param = {
-	.active_connection_id_limit = 2,
+	.active_connection_id_limit = 7,
 	.ack_delay_exponent = 3,
 	.max_udp_payload_size = 65527,
 	.max_idle_timeout = 30 * 1000 * 1000,
 	.max_ack_delay = 25000,
 	.max_streams_bidi = 100,
 	.max_streams_uni = 100,
-	.max_data = 1024 * 1024,
-	.max_stream_data_bidi_local = 256 * 1024,
-	.max_stream_data_bidi_remote = 256 * 1024,
-	.max_stream_data_uni = 256 * 1024,
+	.max_data = 65536 * 32,
+	.max_stream_data_bidi_local = 65536 * 4,
+	.max_stream_data_bidi_remote = 65536 * 4,
+	.max_stream_data_uni = 65536 * 4,
 };
 
 static const struct quic_config default_config = {
