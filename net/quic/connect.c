@@ -259,6 +259,23 @@ out_route:
 }
 
 /**
+ * quic_conn_listen_stop - a listener stops listening
+ * @sk: the listening socket, owned by the caller
+ *
+ * listen() with a backlog of 0, and shutdown() with SHUT_RD
+ * (draft-lxin-quic-socket-apis: "connection requests SHOULD be discard
+ * quietly"): the clients waiting for accept() are dropped and the socket
+ * is closed, a client again until it listens again.
+ */
+void quic_conn_listen_stop(struct sock *sk)
+{
+	sock_owned_by_me(sk);
+	quic_conn_requests_purge(sk);
+	quic_set_state(sk, QUIC_SS_CLOSED);
+	quic_paths(sk)->serv = 0;
+}
+
+/**
  * quic_conn_listen - listen(): accept connections on the bound address
  * @sock: the socket
  * @backlog: how many clients may wait for accept(); a new client beyond
@@ -285,12 +302,8 @@ int quic_conn_listen(struct socket *sock, int backlog)
 	 * accept() are dropped and the socket is closed, ready to listen again.
 	 */
 	if (!backlog) {
-		if (quic_is_listen(sk)) {
-			quic_conn_requests_purge(sk);
-			quic_set_state(sk, QUIC_SS_CLOSED);
-			/* A client again until it listens again. */
-			quic_paths(sk)->serv = 0;
-		}
+		if (quic_is_listen(sk))
+			quic_conn_listen_stop(sk);
 		goto out;
 	}
 	WRITE_ONCE(sk->sk_max_ack_backlog, max(backlog, 0));

@@ -11,6 +11,7 @@
  */
 
 #include <linux/sched/signal.h>
+#include <linux/uio.h>
 #include <net/inet_common.h>
 #include <net/sock.h>
 
@@ -798,6 +799,75 @@ int quic_conn_set_param_ext(struct sock *sk, const u8 *data, u32 len)
 	quic_conn_apply_remote(sk);
 	quic_xmit(sk);
 	return 0;
+}
+
+/**
+ * quic_msg_read_credit - queue the flow control credit a read handed back
+ * @sk: the socket, owned by the caller
+ * @ri: what quic_inq_read() reported
+ * @gfp: allocation flags
+ *
+ * RFC 9000 Section 4.2: MAX_DATA and MAX_STREAM_DATA as the read made
+ * them due. The caller sends them.
+ *
+ * Return: true when a frame was queued.
+ */
+bool quic_msg_read_credit(struct sock *sk, const struct quic_inq_rinfo *ri, gfp_t gfp)
+{
+	struct quic_frame f = {};
+	bool queued = false;
+
+	sock_owned_by_me(sk);
+	if (ri->conn_update) {
+		f.type = QUIC_FRAME_MAX_DATA;
+		f.limit.max = ri->max_data;
+		queued |= !quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, gfp);
+	}
+	if (ri->stream_update) {
+		f.type = QUIC_FRAME_MAX_STREAM_DATA;
+		f.limit.id = ri->stream_id;
+		f.limit.max = ri->max_stream_data;
+		queued |= !quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, gfp);
+	}
+	return queued;
+}
+
+/**
+ * quic_msg_discard - drop what the receive queue holds once reading is shut
+ * @sk: the socket, owned by the caller, with RCV_SHUTDOWN set
+ * @gfp: allocation flags (GFP_ATOMIC on the receive path)
+ *
+ * draft-lxin-quic-socket-apis, shutdown(): after SHUT_RD "All incoming
+ * data ... SHOULD be discard quietly". Everything queued (stream data,
+ * datagrams, notifications, TLS messages) is consumed as reads would
+ * consume it: the peer gets its flow control credit back and streams read
+ * to their end are released, so a peer that keeps sending is neither
+ * blocked nor makes the socket hold memory. The caller sends what this
+ * queued.
+ *
+ * Return: true when frames were queued.
+ */
+bool quic_msg_discard(struct sock *sk, gfp_t gfp)
+{
+	struct quic_inq_rinfo ri;
+	struct quic_stream *s;
+	bool queued = false;
+	struct iov_iter to;
+
+	sock_owned_by_me(sk);
+	for (;;) {
+		iov_iter_discard(&to, ITER_DEST, U32_MAX);
+		/* Each read takes a whole message or a stream's run of bytes. */
+		if (quic_inq_read(quic_inq(sk), quic_streams(sk), &to, &ri) < 0)
+			break;
+		queued |= quic_msg_read_credit(sk, &ri, gfp);
+		if (ri.type != QUIC_INQ_STREAM || !ri.fin)
+			continue;
+		s = quic_stream_find(quic_streams(sk), ri.stream_id);
+		if (s)
+			queued |= quic_msg_stream_done(sk, s);
+	}
+	return queued;
 }
 
 /**

@@ -22,6 +22,7 @@
 
 struct proto_accept_arg;
 struct quic_crypto_secret;
+struct quic_inq_rinfo;
 struct quic_stream;
 struct quic_udp_ops;
 struct sock;
@@ -57,6 +58,8 @@ void quic_conn_flush(struct sock *sk);
 void quic_conn_ptb(struct sock *sk, u32 mtu, const u8 *quote, u32 len);
 int quic_conn_issue_token(struct sock *sk);
 
+bool quic_msg_read_credit(struct sock *sk, const struct quic_inq_rinfo *ri, gfp_t gfp);
+bool quic_msg_discard(struct sock *sk, gfp_t gfp);
 bool quic_msg_stream_done(struct sock *sk, struct quic_stream *s);
 int quic_msg_stream_reset(struct sock *sk, struct quic_stream *s, u32 errcode);
 

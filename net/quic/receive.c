@@ -696,6 +696,9 @@ void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 	}
 	kfree_skb(skb);
 
+	/* After SHUT_RD what arrived is dropped as if read (quic_shutdown()). */
+	if ((READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) && quic_is_established(sk))
+		quic_msg_discard(sk, GFP_ATOMIC);
 	if (quic_is_establishing(sk) || quic_is_established(sk)) {
 		/* The ACK timer only serves a 1-RTT acknowledgment still
 		 * allowed to wait, which a coalesced 1-RTT packet may have

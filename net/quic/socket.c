@@ -260,22 +260,32 @@ static void quic_close(struct sock *sk, long timeout)
 		sk_common_release(sk);
 }
 
+/* inet_shutdown() calls this for a listener shut for reading. */
 static int quic_disconnect(struct sock *sk, int flags)
 {
-	quic_set_state(sk, QUIC_SS_CLOSED);
+	if (quic_is_listen(sk))
+		quic_conn_listen_stop(sk);
+	else
+		quic_set_state(sk, QUIC_SS_CLOSED);
 	return 0;
 }
 
 /*
  * QUIC has no half-closed connection: shutting down the sending side (or
  * both) closes the connection as close() would, but the socket stays for
- * the application to read what ended it. SHUT_RD only stops reading.
+ * the application to read what ended it. SHUT_RD alone keeps the
+ * connection; what arrives from then on, and what was queued, is dropped
+ * as if read (draft-lxin-quic-socket-apis, shutdown(): "discard quietly";
+ * quic_msg_discard()). A listener stops listening (quic_disconnect()).
  * Called by inet_shutdown() with the socket locked.
  */
 static void quic_shutdown(struct sock *sk, int how)
 {
-	if (!(how & SEND_SHUTDOWN))
+	if (!(how & SEND_SHUTDOWN)) {
+		if (quic_is_established(sk) && quic_msg_discard(sk, GFP_KERNEL))
+			quic_xmit(sk);
 		return;
+	}
 	if (quic_is_establishing(sk) || quic_is_established(sk))
 		quic_close_local(sk);
 	else

@@ -607,6 +607,11 @@ static int quic_msg_wait_data(struct sock *sk, long *timeo)
 			err = quic_is_listen(sk) ? -EINVAL : 1;
 			break;
 		}
+		/* SHUT_RD: nothing will be queued again, end of file. */
+		if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) {
+			err = 1;
+			break;
+		}
 		if (!*timeo) {
 			err = -EAGAIN;
 			break;
@@ -616,7 +621,8 @@ static int quic_msg_wait_data(struct sock *sk, long *timeo)
 			break;
 		}
 		sk_wait_event(sk, timeo, quic_inq_readable(quic_inq(sk)) || sk->sk_err ||
-			      !quic_msg_alive(sk), &wait);
+			      !quic_msg_alive(sk) || (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN),
+			      &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
@@ -626,19 +632,7 @@ static int quic_msg_wait_data(struct sock *sk, long *timeo)
 static void quic_msg_read_updates(struct sock *sk, const struct quic_inq_rinfo *ri,
 				  bool queued)
 {
-	struct quic_frame f = {};
-
-	if (ri->conn_update) {
-		f.type = QUIC_FRAME_MAX_DATA;
-		f.limit.max = ri->max_data;
-		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
-	}
-	if (ri->stream_update) {
-		f.type = QUIC_FRAME_MAX_STREAM_DATA;
-		f.limit.id = ri->stream_id;
-		f.limit.max = ri->max_stream_data;
-		quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL);
-	}
+	quic_msg_read_credit(sk, ri, GFP_KERNEL);
 	/* @queued: MAX_STREAMS from quic_msg_stream_done() waits too. */
 	if (ri->conn_update || ri->stream_update || queued)
 		quic_xmit(sk);

@@ -232,6 +232,24 @@ static void connection_listen_needs_a_bound_socket(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(sock->sk->sk_max_ack_backlog), 2U);
 }
 
+/* shutdown(SHUT_RD) on a listener: "connection requests SHOULD be discard
+ * quietly" (draft-lxin-quic-socket-apis). It stops listening as listen()
+ * with a backlog of 0 does: closed, a client again, free to listen anew.
+ */
+static void connection_listener_shut_for_reading_stops_listening(struct kunit *test)
+{
+	struct socket *sock = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
+
+	KUNIT_ASSERT_EQ(test, conn_bind(sock, "127.0.0.1", 62023), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 8), 0);
+	KUNIT_ASSERT_TRUE(test, quic_paths(sock->sk)->serv);
+	KUNIT_EXPECT_EQ(test, kernel_sock_shutdown(sock, SHUT_RD), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_closed(sock->sk));
+	KUNIT_EXPECT_FALSE(test, quic_paths(sock->sk)->serv);
+	KUNIT_EXPECT_EQ(test, kernel_listen(sock, 8), 0);
+	KUNIT_EXPECT_TRUE(test, quic_is_listen(sock->sk));
+}
+
 static void connection_listen_refuses_a_second_listener(struct kunit *test)
 {
 	struct socket *a = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
@@ -676,6 +694,7 @@ static struct kunit_case connection_cases[] = {
 	KUNIT_CASE(connection_connect_from_wildcard_takes_route_source),
 	KUNIT_CASE(connection_listen_needs_a_bound_socket),
 	KUNIT_CASE(connection_listen_refuses_a_second_listener),
+	KUNIT_CASE(connection_listener_shut_for_reading_stops_listening),
 	KUNIT_CASE(connection_accept_refuses_without_listen_or_client),
 	KUNIT_CASE_PARAM(connection_accept_sets_up_the_server_side, conn_kind_gen_params),
 	KUNIT_CASE(connection_accept_inherits_listener_settings),

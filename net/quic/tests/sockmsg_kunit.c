@@ -17,11 +17,14 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/net.h>
 #include <linux/socket.h>
 #include <net/sock.h>
 
+#include "../inqueue.h"
 #include "../socket.h"
+#include "../stream.h"
 #include "conn_util.h"
 #include "util.h"
 
@@ -258,6 +261,56 @@ static void msg_server_token_set_issues_new_token(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, msg_distinct_tokens(p.client, 2), 2);
 }
 
+/*
+ * shutdown(SHUT_RD): "All incoming data and connection requests SHOULD be
+ * discard quietly" (draft-lxin-quic-socket-apis). What was queued is gone
+ * and reads return end of file at once. What the peer sends afterwards is
+ * dropped as if read: its flow control credit comes back, so the server
+ * gets all of 768 KiB (three times the stream window) acknowledged, and
+ * the client holds nothing.
+ */
+static void msg_shut_rd_discards_and_keeps_crediting_the_peer(struct kunit *test)
+{
+	const size_t big = 768 * 1024;
+	struct conn_pair p = {};
+	struct quic_stream *s;
+	int mflags, i;
+	u8 buf[8], *data;
+	u8 state = 0;
+
+	data = kunit_kzalloc(test, big, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	conn_handshake(test, &msg_v4, 63210, &p);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, "hi", 2), 2);
+	conn_expect_partial(test, p.server, 0, 2);
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 0, 0, "abc", 3), 3);
+	for (i = 0; i < 250 && !quic_inq_readable(quic_inq(p.client->sk)); i++)
+		msleep(20);
+	KUNIT_ASSERT_TRUE(test, quic_inq_readable(quic_inq(p.client->sk)));
+
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RD), 0);
+	KUNIT_EXPECT_FALSE(test, quic_inq_readable(quic_inq(p.client->sk)));
+	KUNIT_EXPECT_EQ(test, msg_recv_bare(p.client, buf, sizeof(buf), 0, &mflags), 0);
+
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.server, 0, MSG_STREAM_FIN, data, big), big);
+	for (i = 0; i < 500; i++) {
+		lock_sock(p.server->sk);
+		s = quic_stream_find(quic_streams(p.server->sk), 0);
+		state = s ? s->send.state : QUIC_STREAM_SEND_STATE_RECVD;
+		release_sock(p.server->sk);
+		if (state == QUIC_STREAM_SEND_STATE_RECVD)
+			break;
+		msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, state, QUIC_STREAM_SEND_STATE_RECVD);
+	lock_sock(p.client->sk);
+	KUNIT_EXPECT_EQ(test, quic_inq_rmem(quic_inq(p.client->sk)), 0U);
+	release_sock(p.client->sk);
+	/* The connection is still up: the client writes on. */
+	KUNIT_EXPECT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_FIN, "!", 1), 1);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
+}
+
 static int msg_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -276,6 +329,7 @@ static struct kunit_case msg_test_cases[] = {
 	KUNIT_CASE(msg_recv_without_control_reports_flags),
 	KUNIT_CASE(msg_handshake_message_needs_its_control_message),
 	KUNIT_CASE(msg_server_token_set_issues_new_token),
+	KUNIT_CASE(msg_shut_rd_discards_and_keeps_crediting_the_peer),
 	{}
 };
 

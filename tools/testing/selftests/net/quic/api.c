@@ -870,8 +870,6 @@ const unsigned int api_cases_nr = ARRAY_SIZE(api_cases);
 const struct api_known api_known[] = {
 	{ "listen(): a listener without ALPN accepts only clients that offer none",
 	  "a lone listener without ALPN takes any client; TLS decides" SEE_DOCS },
-	{ "shutdown(): SHUT_RD discards incoming data",
-	  "SHUT_RD leaves queued data readable" SEE_DOCS },
 	{ "shutdown(): SHUT_WR may be repeated to send the CLOSE frame again",
 	  "a second SHUT_WR is ENOTCONN and sends nothing" SEE_DOCS },
 	{ "msghdr: MSG_MORE holds the data until a send without it",
