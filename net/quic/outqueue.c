@@ -955,7 +955,8 @@ static bool quic_outq_stream_one(struct quic_outq_fill *c, struct quic_outq_stre
  * declared, which empties the flight or acknowledges a later packet).
  * Writes that add up to a full packet go at once, and data that ends a
  * stream is never held: the last piece of a message or request is what a
- * peer waits for. Not for PTO probes.
+ * peer waits for. Not for PTO probes. While corked (MSG_MORE), short data
+ * waits whatever is in flight, FIN included.
  */
 static bool quic_outq_nagle_hold(struct quic_outq_fill *c, const struct quic_pnspace *space)
 {
@@ -965,12 +966,15 @@ static bool quic_outq_nagle_hold(struct quic_outq_fill *c, const struct quic_pns
 	struct quic_outq_frame *fr;
 	u64 n = 0;
 
-	if (!c->tx->nagle || c->sp->probe || outq->nagle_pn < 0 ||
-	    space->max_pn_acked_seen >= outq->nagle_pn || !quic_cong_in_flight(outq->cong))
+	if (c->sp->probe)
+		return false;
+	if (!outq->corked &&
+	    (!c->tx->nagle || outq->nagle_pn < 0 || space->max_pn_acked_seen >= outq->nagle_pn ||
+	     !quic_cong_in_flight(outq->cong)))
 		return false;
 	list_for_each_entry(os, &outq->active, active) {
 		/* A stream on the active list still has its FIN to send. */
-		if (os->fin_queued)
+		if (os->fin_queued && !outq->corked)
 			return false;
 		list_for_each_entry(fr, &os->pending, list) {
 			n += fr->len;

@@ -227,6 +227,9 @@ struct quic_outq_space {
  * @nagle_pn: Application packet that last carried new stream data and left
  *	room unused, -1 for none: while it is unacknowledged, a sender using
  *	Nagle's algorithm holds back writes too short to fill a packet
+ * @corked: the application's latest stream write had MSG_MORE: new stream
+ *	data too short to fill a packet waits for a write without it, FIN or
+ *	not (draft-lxin-quic-socket-apis, sendmsg() flags), Nagle or not
  * @is_serv: we are the server
  * @hs_keys: client: Handshake keys are installed (anti-deadlock PTO space)
  * @peer_validated: PeerCompletedAddressValidation() of RFC 9002 Appendix A.8
@@ -265,6 +268,7 @@ struct quic_outq {
 	s64 nagle_pn;
 	u8 ack_delay_exponent;
 
+	u8 corked:1;
 	u8 is_serv:1;
 	u8 hs_keys:1;
 	u8 peer_validated:1;

@@ -11,7 +11,8 @@
  *    socket-apis): stream ID -1 or none is a new stream with
  *    MSG_STREAM_NEW (MSG_STREAM_UNI: unidirectional), otherwise the latest
  *    opened stream we may send on; MSG_STREAM_FIN ends it;
- *    MSG_STREAM_DONTWAIT does not wait for a stream limit.
+ *    MSG_STREAM_DONTWAIT does not wait for a stream limit; MSG_MORE holds
+ *    data that does not fill a packet until a write without it.
  * recvmsg() returns one chunk of what arrived in order, with a
  * QUIC_HANDSHAKE_INFO control message (CRYPTO data and its level; without
  * control message room, EINVAL), a QUIC_STREAM_INFO one (stream ID,
@@ -492,6 +493,7 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 				const struct quic_msg_info *mi, long timeo)
 {
 	bool fin = mi->stream.stream_flags & MSG_STREAM_FIN;
+	bool more = msg->msg_flags & MSG_MORE;
 	struct quic_stream *s;
 	size_t copied = 0;
 	u32 chunk;
@@ -506,6 +508,11 @@ static int quic_msg_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	id = s->id;
+	/* MSG_MORE (the bit MSG_NOTIFICATION has on receive): what does not
+	 * fill a packet waits for a write without it (draft-lxin-quic-
+	 * socket-apis, sendmsg(); quic_sendmsg() lifts it).
+	 */
+	quic_outq(sk)->corked = more;
 
 	do {
 		err = quic_msg_wait_room(sk, &timeo);
@@ -558,6 +565,13 @@ int quic_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 	int err;
 
 	lock_sock(sk);
+	/* Any write without MSG_MORE lets stream data held by one with it
+	 * go, even when it fails itself.
+	 */
+	if (quic_outq(sk)->corked && !(msg->msg_flags & MSG_MORE)) {
+		quic_outq(sk)->corked = 0;
+		quic_xmit(sk);
+	}
 	err = quic_msg_parse(msg, &mi);
 	if (err)
 		goto out;

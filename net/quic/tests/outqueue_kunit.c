@@ -688,6 +688,35 @@ static void outqueue_nagle_holds_short_writes_until_the_short_packet_is_acked(st
 	KUNIT_EXPECT_TRUE(test, e->frames[0].type & QUIC_STREAM_BIT_FIN);
 }
 
+/* MSG_MORE (draft-lxin-quic-socket-apis, sendmsg() flags): while the
+ * queue is corked, stream data too short for a packet waits even with
+ * nothing in flight and Nagle off, FIN included; a packet's worth goes;
+ * uncorking lets the rest go.
+ */
+static void outqueue_corked_holds_short_data_until_uncorked(struct kunit *test)
+{
+	struct oq_env *e = oq_env_default(test);
+	struct quic_stream *s = oq_stream(test, e, 0);
+	u64 left;
+
+	e->outq.corked = 1;
+	oq_queue(test, e, s, 0, 100, false);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 100ULL);
+
+	oq_queue(test, e, s, 100, 1300, true);
+	KUNIT_ASSERT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), (u32)OQ_ROOM);
+	KUNIT_EXPECT_EQ(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	left = quic_outq_unsent(&e->outq);
+	KUNIT_EXPECT_GT(test, left, 0ULL);
+
+	e->outq.corked = 0;
+	KUNIT_ASSERT_GT(test, oq_fill(test, e, QUIC_CRYPTO_APP, OQ_ROOM, OQ_T0), 0U);
+	oq_expect_stream(test, e, 0, 1400 - left, left);
+	KUNIT_EXPECT_TRUE(test, e->frames[0].type & QUIC_STREAM_BIT_FIN);
+	KUNIT_EXPECT_EQ(test, quic_outq_unsent(&e->outq), 0ULL);
+}
+
 /* stream_data_nodelay: every write goes as soon as it is queued. */
 static void outqueue_nodelay_sends_every_short_write(struct kunit *test)
 {
@@ -759,6 +788,7 @@ static void outqueue_invariant_names_what_drifted(struct kunit *test)
 static struct kunit_case outqueue_cases[] = {
 	KUNIT_CASE(outqueue_invariant_names_what_drifted),
 	KUNIT_CASE(outqueue_nagle_holds_short_writes_until_the_short_packet_is_acked),
+	KUNIT_CASE(outqueue_corked_holds_short_data_until_uncorked),
 	KUNIT_CASE(outqueue_nodelay_sends_every_short_write),
 	KUNIT_CASE(outqueue_unsent_excludes_sent_data_and_counts_datagrams),
 	KUNIT_CASE(outqueue_data_from_a_short_iterator_queues_nothing),
