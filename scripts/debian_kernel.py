@@ -106,12 +106,16 @@ def prepare(arch, cfg, obj, root_dir, cache, helpers):
 	# its scripts/ and tools/ links resolved to this host's linux-kbuild
 	# (host programs, so another arch's headers work too, as Debian
 	# cross-builds modules), and the arch-independent -common package,
-	# which its Makefile includes by absolute path, installed.
+	# which its Makefile includes by absolute path, installed with the
+	# host's linux-kbuild, as the headers package depends on it: from
+	# 6.12.118 the -common Makefile includes scripts/Makefile.btf through
+	# its own scripts link, /usr/lib/linux-kbuild-<version>/scripts.
 	base = rel[:-len('-' + deb_arch)]
 	host_arch = run(['dpkg', '--print-architecture']).strip()
 	extra = ['gcc-12-' + cfg['multiarch'].replace('_', '-')] if cfg['cross'] else []
 	# pahole: linux-kbuild's BTF step for modules (its dependency).
-	helpers['apt_install'](['linux-headers-' + base + '-common', 'pahole'] + extra)
+	helpers['apt_install'](['linux-headers-' + base + '-common', 'linux-kbuild-' + base,
+				'pahole'] + extra)
 	hroot = os.path.join(cache, 'debian-headers-' + rel)
 	helpers['fetch_debs'](deb_arch, ['linux-headers-' + rel], hroot)
 	helpers['fetch_debs'](host_arch, ['linux-kbuild-' + base], hroot)
