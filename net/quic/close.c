@@ -315,7 +315,9 @@ void quic_close_immediate(struct sock *sk, const struct quic_close_info *info, i
  * @sk: the socket, owned by the caller
  *
  * Sends the application's code and phrase when it set them, NO_ERROR
- * otherwise; the application then reads end of file.
+ * otherwise; the application then reads end of file. Stream data a
+ * MSG_MORE write held back goes first, as far as the congestion window
+ * lets it, as TCP sends corked data before its FIN.
  *
  * RFC 9001 Section 4.8: a TLS alert becomes CRYPTO_ERROR, 0x0100 plus the
  * AlertDescription, in a CONNECTION_CLOSE of type 0x1c. A TLS library that
@@ -329,6 +331,10 @@ void quic_close_local(struct sock *sk)
 	struct quic_close_info info = {};
 
 	sock_owned_by_me(sk);
+	if (quic_outq(sk)->corked) {
+		quic_outq(sk)->corked = 0;
+		quic_xmit(sk);
+	}
 	if (c->local.set)
 		info = c->local;
 	if (quic_is_establishing(sk) && info.errcode >= QUIC_TRANSPORT_ERROR_CRYPTO &&

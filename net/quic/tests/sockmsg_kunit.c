@@ -311,6 +311,23 @@ static void msg_shut_rd_discards_and_keeps_crediting_the_peer(struct kunit *test
 	KUNIT_EXPECT_TRUE(test, quic_is_established(p.client->sk));
 }
 
+/*
+ * MSG_MORE holds a short write back, but not past the end of the
+ * connection: shutdown(SHUT_WR) (as close() does) sends what waits before
+ * its CONNECTION_CLOSE, as TCP sends corked data before its FIN.
+ */
+static void msg_more_held_data_leaves_at_close(struct kunit *test)
+{
+	struct conn_pair p = {};
+
+	conn_handshake(test, &msg_v4, 63211, &p);
+	KUNIT_ASSERT_EQ(test, conn_send(p.client, 0, NULL, 0, "ab", 2,
+					MSG_STREAM_NEW | MSG_MORE), 2);
+	KUNIT_EXPECT_TRUE(test, quic_outq(p.client->sk)->corked);
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_WR), 0);
+	conn_expect_partial(test, p.server, 0, 2);
+}
+
 static int msg_suite_init(struct kunit_suite *suite)
 {
 	return quic_kunit_loopback_up();
@@ -330,6 +347,7 @@ static struct kunit_case msg_test_cases[] = {
 	KUNIT_CASE(msg_handshake_message_needs_its_control_message),
 	KUNIT_CASE(msg_server_token_set_issues_new_token),
 	KUNIT_CASE(msg_shut_rd_discards_and_keeps_crediting_the_peer),
+	KUNIT_CASE(msg_more_held_data_leaves_at_close),
 	{}
 };
 
