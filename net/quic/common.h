@@ -45,9 +45,12 @@ extern atomic_t quic_invariant_breaks;
 /* RFC 9000 Section 16: the largest value a variable-length integer holds. */
 #define QUIC_VARINT_MAX		((1ULL << 62) - 1)
 
-/* RFC 9000 Section 17.2: connection IDs are 0 to 20 bytes in QUIC v1/v2. */
+/* RFC 9000 Section 17.2: connection IDs are 0 to 20 bytes in QUIC v1/v2.
+ * The ones we make are 16 random bytes: the socket API draft's Security
+ * section asks for at least 128 bits of entropy in each.
+ */
 #define QUIC_CONN_ID_MAX_LEN	20
-#define QUIC_CONN_ID_DEF_LEN	8
+#define QUIC_CONN_ID_DEF_LEN	16
 
 /* RFC 9000 Section 14: smallest datagram payload a path must carry. */
 #define QUIC_MIN_UDP_PAYLOAD	1200

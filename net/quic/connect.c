@@ -124,8 +124,8 @@ out:
 	return err;
 }
 
-/* Our first connection IDs: a random Destination Connection ID of 8 bytes
- * for the server's Initial keys (RFC 9000 Section 7.2) and our own Source
+/* Our first connection IDs: a random Destination Connection ID of 16 bytes
+ * for the server's Initial keys (RFC 9000 Section 7.2: at least 8) and our own Source
  * Connection ID, which enters the global table so that replies find us.
  */
 static int quic_conn_client_ids(struct sock *sk, struct quic_conn_id *dcid)

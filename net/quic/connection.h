@@ -29,7 +29,7 @@ struct sock;
 
 /* Connection ID length this endpoint picks for itself and, as a client, for
  * the server's first Destination Connection ID (RFC 9000 Section 7.2: at
- * least 8 bytes).
+ * least 8 bytes; we use 16, see QUIC_CONN_ID_DEF_LEN).
  */
 #define QUIC_CONN_ID_OWN_LEN		QUIC_CONN_ID_DEF_LEN
 

@@ -889,10 +889,11 @@ static void ctl_client_abandons_on_version_negotiation(struct kunit *test)
 {
 	struct socket *cli = quic_kunit_socket(test, AF_INET, SOCK_STREAM);
 	struct socket *udp = ctl_udp(test, HZ / 2);
-	u8 scid[8], odcid[8], buf[64], wrong[8] = {};
+	u8 wrong[QUIC_CONN_ID_MAX_LEN] = {}, buf[64];
+	struct quic_conn_id scid, odcid;
 	struct quic_handshake_info hi;
 	union quic_addr to, me;
-	int len;
+	int len, o;
 
 	cli->sk->sk_rcvtimeo = HZ / 2;
 	KUNIT_ASSERT_GT(test, kernel_getsockname(udp, &to.sa), 0);
@@ -900,28 +901,29 @@ static void ctl_client_abandons_on_version_negotiation(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, conn_send_crypto(cli, QUIC_CRYPTO_INITIAL, "client hello", 12), 12);
 	KUNIT_ASSERT_GT(test, kernel_getsockname(cli, &me.sa), 0);
 	lock_sock(cli->sk);
-	memcpy(scid, quic_conn_id_active(quic_source(cli->sk))->id.data, 8);
-	memcpy(odcid, quic_paths(cli->sk)->orig_dcid.data, 8);
+	scid = quic_conn_id_active(quic_source(cli->sk))->id;
+	odcid = quic_paths(cli->sk)->orig_dcid;
 	release_sock(cli->sk);
 
 	/* VN header: DCID = the client's SCID, SCID = its first DCID. */
 	buf[0] = 0x80;
 	put_unaligned_be32(0, buf + 1);
-	buf[5] = 8;
-	memcpy(buf + 6, scid, 8);
-	buf[14] = 8;
-	memcpy(buf + 15, odcid, 8);
-	len = 23;
+	buf[5] = scid.len;
+	memcpy(buf + 6, scid.data, scid.len);
+	o = 6 + scid.len;
+	buf[o] = odcid.len;
+	memcpy(buf + o + 1, odcid.data, odcid.len);
+	len = o + 1 + odcid.len;
 	put_unaligned_be32(QUIC_VERSION_V1, buf + len);
 	ctl_udp_send(test, udp, &me, buf, len + 4);
 	put_unaligned_be32(0x1a2a3a4a, buf + len);
-	memcpy(buf + 15, wrong, 8);
+	memcpy(buf + o + 1, wrong, odcid.len);
 	ctl_udp_send(test, udp, &me, buf, len + 4);
 	KUNIT_EXPECT_EQ(test, conn_recv(cli, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf, 8),
 			-EAGAIN);
 	KUNIT_EXPECT_TRUE(test, quic_is_establishing(cli->sk));
 
-	memcpy(buf + 15, odcid, 8);
+	memcpy(buf + o + 1, odcid.data, odcid.len);
 	ctl_udp_send(test, udp, &me, buf, len + 4);
 	KUNIT_EXPECT_EQ(test, conn_recv(cli, QUIC_HANDSHAKE_INFO, &hi, sizeof(hi), buf, 8),
 			-EPROTONOSUPPORT);

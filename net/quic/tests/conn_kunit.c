@@ -325,7 +325,8 @@ static void conn_drops_forged_datagrams(struct kunit *test)
 		if (i % 4 >= 2 && len > 30) {
 			/* A short header naming the receiver's own ID. */
 			buf[0] = 0x40 | (buf[0] & 0x1f);
-			memcpy(buf + 1, to_server ? dcid->data : scid->data, 8);
+			memcpy(buf + 1, to_server ? dcid->data : scid->data,
+			       to_server ? dcid->len : scid->len);
 		}
 		conn_udp_send(test, udp, to_server ? quic_path_daddr(quic_paths(p.client->sk), 0) :
 				  quic_path_saddr(quic_paths(p.client->sk), 0), buf, len);
@@ -1334,9 +1335,50 @@ static void conn_recv_waitall_waits_for_the_whole_length(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, buf, data, len);
 }
 
+/* Of the IDs in @set, one of @sk's, how many are not @len bytes long. */
+static int conn_ids_not_of_len(struct sock *sk, struct quic_conn_id_set *set, u32 len)
+{
+	struct quic_conn_id_entry *e;
+	int n = 0;
+
+	lock_sock(sk);
+	list_for_each_entry(e, &set->head, list)
+		n += e->id.len != len;
+	release_sock(sk);
+	return n;
+}
+
+/* The socket API draft's Security section: the connection IDs an endpoint
+ * makes carry at least 128 random bits. The Destination Connection ID the
+ * client picks for its first Initial (RFC 9000 Section 7.2), and every
+ * source ID of either end, are 16 bytes, and the peer holds them so.
+ */
+static void conn_ids_we_make_have_128_random_bits(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct sock *c, *s;
+
+	conn_handshake(test, &conn_cases[0], 63048, &p);
+	c = p.client->sk;
+	s = p.server->sk;
+
+	lock_sock(c);
+	KUNIT_EXPECT_EQ(test, quic_paths(c)->orig_dcid.len, 16);
+	KUNIT_EXPECT_GT(test, quic_source(c)->count, 1U);
+	release_sock(c);
+	lock_sock(s);
+	KUNIT_EXPECT_GT(test, quic_source(s)->count, 1U);
+	release_sock(s);
+	KUNIT_EXPECT_EQ(test, conn_ids_not_of_len(c, quic_source(c), 16), 0);
+	KUNIT_EXPECT_EQ(test, conn_ids_not_of_len(s, quic_source(s), 16), 0);
+	KUNIT_EXPECT_EQ(test, conn_ids_not_of_len(c, quic_dest(c), 16), 0);
+	KUNIT_EXPECT_EQ(test, conn_ids_not_of_len(s, quic_dest(s), 16), 0);
+}
+
 static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_recv_peek_leaves_the_data_queued),
 	KUNIT_CASE(conn_recv_waitall_waits_for_the_whole_length),
+	KUNIT_CASE(conn_ids_we_make_have_128_random_bits),
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
 	KUNIT_CASE(conn_close_reaches_the_peer),

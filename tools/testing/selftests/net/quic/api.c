@@ -892,8 +892,6 @@ const struct api_known api_known[] = {
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 	{ "Security: the CONNECTION_CLOSE phrase is limited to 1024 bytes",
 	  "the close phrase is limited to 80 bytes" SEE_DOCS },
-	{ "Security: connection IDs have at least 128 bits",
-	  "connection IDs are 8 bytes" SEE_DOCS },
 	{ "Appendix B: stream peeloff example",
 	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 };

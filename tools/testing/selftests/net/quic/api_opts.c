@@ -999,6 +999,7 @@ int c_sec_cid_bits(void)
 	sl = pkt[6 + dl];
 	ktap_diag("destination ID %d bytes, source ID %d bytes", dl, sl);
 	CHECK(sl >= 16, "the client's connection ID has %d bits", sl * 8);
+	CHECK(dl >= 16, "the ID the client picked for the server has %d bits", dl * 8);
 	return 1;
 }
 
