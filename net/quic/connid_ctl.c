@@ -366,31 +366,43 @@ static int quic_cid_set_dest(struct sock *sk, u32 active, u32 prior_to)
 	return 0;
 }
 
-/* Ask the peer to retire our IDs below @prior_to: new ones first. */
-static int quic_cid_set_source(struct sock *sk, u32 prior_to)
+/* Ask the peer to retire our IDs below @prior_to, new ones first, and put
+ * our ID @active in use. The peer picks which of our IDs it sends to
+ * (RFC 9000 Section 5.1.2); ours in use is the one our long headers carry
+ * and the option reports.
+ */
+static int quic_cid_set_source(struct sock *sk, u32 active, u32 prior_to)
 {
 	struct quic_conn_id_set *set = quic_source(sk);
+	u64 keep = max_t(u64, prior_to, set->retire_prior_to);
 	struct quic_conn_id_entry *e;
 	int err;
 
-	if (prior_to <= set->retire_prior_to)
-		return 0;
 	if (prior_to > set->next_number)
 		return -EINVAL;
-	err = quic_conn_id_retire_prior(set, prior_to);
-	if (err)
-		return err;
-	/* The frames carry the new Retire Prior To; at least one ID is new. */
-	err = quic_cid_issue(sk, GFP_KERNEL);
-	if (err)
-		return err;
-	/* Our long headers move to the lowest ID kept (the peer may have
-	 * retired some already, so it is not always @prior_to itself).
+	/* An @active below the IDs kept is no choice (a program that only
+	 * retires passes 0); from there on it names an ID we still hold.
 	 */
-	if (set->active->number >= prior_to)
+	if (active >= keep && !quic_conn_id_find(set, active))
+		return -EINVAL;
+	if (prior_to > set->retire_prior_to) {
+		err = quic_conn_id_retire_prior(set, prior_to);
+		if (err)
+			return err;
+		/* The frames carry the new Retire Prior To; one ID at least is new. */
+		err = quic_cid_issue(sk, GFP_KERNEL);
+		if (err)
+			return err;
+	}
+	if (active >= keep)
+		return quic_conn_id_set_active(set, active);
+	/* Otherwise the lowest ID kept (the peer may have retired some
+	 * already, so it is not always @prior_to itself).
+	 */
+	if (set->active->number >= keep)
 		return 0;
 	list_for_each_entry(e, &set->head, list)
-		if (e->number >= prior_to)
+		if (e->number >= keep)
 			return quic_conn_id_set_active(set, e->number);
 	return 0;
 }
@@ -404,11 +416,12 @@ static int quic_cid_set_source(struct sock *sk, u32 prior_to)
  * With @dest 1, the peer's ID @active is used from now on and those below
  * @prior_to (at most @active) are retired. With @dest 0, the peer is asked
  * to retire our IDs below @prior_to (at most the next number to issue):
- * new IDs are issued carrying that Retire Prior To; @active is not used.
+ * new IDs are issued carrying that Retire Prior To. Our ID @active is then
+ * the one in use, unless it is below the IDs kept: then the lowest kept.
  * When IDs were retired, QUIC_EVENT_CONNECTION_ID reports the set as it
  * is now, as for retirements the peer causes.
  *
- * Return: 0; -EINVAL for a bad length or value, or an ID not held;
+ * Return: 0; -EINVAL for a bad length or value, or an @active not held;
  * -ENOTCONN before the connection is established; -EFAULT; -ENOMEM.
  */
 int quic_cid_set_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
@@ -435,7 +448,7 @@ int quic_cid_set_opt(struct sock *sk, sockptr_t optval, unsigned int optlen)
 	if (info.dest)
 		err = quic_cid_set_dest(sk, info.active, info.prior_to);
 	else
-		err = quic_cid_set_source(sk, info.prior_to);
+		err = quic_cid_set_source(sk, info.active, info.prior_to);
 	if (err)
 		return err;
 	if (set->retire_prior_to != prior ||

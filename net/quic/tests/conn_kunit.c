@@ -1375,10 +1375,73 @@ static void conn_ids_we_make_have_128_random_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, conn_ids_not_of_len(s, quic_dest(s), 16), 0);
 }
 
+static int conn_cid_opt(struct socket *sock, bool set, bool dest, u32 *active, u32 *prior_to)
+{
+	struct quic_connection_id_info info = {
+		.dest = dest, .active = *active, .prior_to = *prior_to,
+	};
+	unsigned int len = sizeof(info);
+	int err;
+
+	if (set)
+		return quic_kernel_setsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_ID, &info, len);
+	err = quic_kernel_getsockopt(sock->sk, QUIC_SOCKOPT_CONNECTION_ID, &info, &len);
+	*active = info.active;
+	*prior_to = info.prior_to;
+	return err;
+}
+
+/* draft-lxin-quic-socket-apis, QUIC_SOCKOPT_CONNECTION_ID: "active" with
+ * dest 0 switches our own ID in use: an ID we hold, at or above the IDs
+ * kept, becomes it and is read back; any other is -EINVAL and changes
+ * nothing. An active below prior_to (programs that only retire pass 0)
+ * leaves the choice to the retirement: the lowest ID kept.
+ */
+static void conn_cid_source_active_is_switched_and_read_back(struct kunit *test)
+{
+	struct conn_pair p = {};
+	u32 active, prior;
+
+	conn_handshake(test, &conn_cases[0], 63049, &p);
+	active = 3;
+	prior = 0;
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, true, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, false, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, active, 3U);
+	KUNIT_EXPECT_EQ(test, prior, 0U);
+
+	active = 1;
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, true, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, false, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, active, 1U);
+
+	/* Not issued yet, or below what the peer is asked to keep. */
+	active = 60;
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, true, false, &active, &prior), -EINVAL);
+	active = 0;
+	prior = 2;
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, true, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, false, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, active, 2U);
+
+	/* An ID above the new Retire Prior To is taken with it. */
+	active = 4;
+	prior = 3;
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, true, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, conn_cid_opt(p.client, false, false, &active, &prior), 0);
+	KUNIT_EXPECT_EQ(test, active, 4U);
+
+	/* The connection still carries data both ways. */
+	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW | MSG_STREAM_FIN,
+					       "id", 2), 2);
+	conn_expect_stream(test, p.server, 0, (const u8 *)"id", 2);
+}
+
 static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_recv_peek_leaves_the_data_queued),
 	KUNIT_CASE(conn_recv_waitall_waits_for_the_whole_length),
 	KUNIT_CASE(conn_ids_we_make_have_128_random_bits),
+	KUNIT_CASE(conn_cid_source_active_is_switched_and_read_back),
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
 	KUNIT_CASE(conn_close_reaches_the_peer),

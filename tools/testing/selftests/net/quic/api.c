@@ -878,8 +878,6 @@ const struct api_known api_known[] = {
 	  "max_stream is the highest stream ID allowed, not limit << 2 | type" SEE_DOCS },
 	{ "QUIC_EVENT_CONNECTION_CLOSE: the phrase follows frame and reserved[3] (offset 8)",
 	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
-	{ "QUIC_SOCKOPT_CONNECTION_ID: active switches the source ID in use",
-	  "active of source IDs is ignored" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CONNECTION_CLOSE: the phrase at offset 8 (after frame and reserved[3])",
 	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: readable with getsockopt()",
