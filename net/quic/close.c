@@ -396,6 +396,36 @@ void quic_close_rcv(struct sock *sk, struct sk_buff *skb)
 }
 
 /**
+ * quic_close_repeat - send the closing datagram again for the application
+ * @sk: the socket, owned by the caller (process context)
+ *
+ * draft-lxin-quic-socket-apis, shutdown(): "applications MAY use SHUT_WR
+ * to send the CLOSE frame multiple times". Only in the closing state,
+ * whose datagram is kept (RFC 9000 Section 10.2.1); the draining state
+ * sends nothing (Section 10.2.2). To an address not validated yet the
+ * copies stay within three times the bytes received in the period, the
+ * limit quic_close_rcv() keeps (Section 8.1).
+ *
+ * Return: 0 when sent; -ENOTCONN outside the closing state; -EAGAIN at
+ * the amplification limit; -ENOMEM or a routing error.
+ */
+int quic_close_repeat(struct sock *sk)
+{
+	struct quic_close *c = &quic_sk(sk)->close;
+	int err;
+
+	sock_owned_by_me(sk);
+	if (!c->period || !c->skb)
+		return -ENOTCONN;
+	if (!quic_paths(sk)->validated && c->sent + c->skb->len > 3 * c->rcvd)
+		return -EAGAIN;
+	err = quic_xmit_resend(sk, c->skb);
+	if (!err)
+		c->sent += c->skb->len;
+	return err;
+}
+
+/**
  * quic_close_period_end - the closing or draining period is over
  * @sk: the socket, owned by the caller (IDLE timer handler)
  *

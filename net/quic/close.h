@@ -77,6 +77,7 @@ int quic_close_get(struct sock *sk, u32 len, sockptr_t optval, sockptr_t optlen)
 void quic_close_immediate(struct sock *sk, const struct quic_close_info *info, int err);
 void quic_close_local(struct sock *sk);
 void quic_close_received(struct sock *sk, const struct quic_frame *f);
+int quic_close_repeat(struct sock *sk);
 void quic_close_rcv(struct sock *sk, struct sk_buff *skb);
 void quic_close_period_end(struct sock *sk);
 u64 quic_close_period(struct sock *sk);

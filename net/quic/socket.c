@@ -889,6 +889,27 @@ static int quic_inet_getname(struct socket *sock, struct sockaddr *uaddr, int pe
 	return quic_get_sk_addr(sock, uaddr, peer);
 }
 
+/* draft-lxin-quic-socket-apis, shutdown(): SHUT_WR may be repeated to send
+ * the CLOSE frame again. Once our close went out the socket is CLOSED, to
+ * which inet_shutdown() says -ENOTCONN; in the closing state a further
+ * SHUT_WR or SHUT_RDWR repeats the closing datagram (quic_close_repeat()).
+ */
+static int quic_inet_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	int err = -ENOTCONN;
+
+	if (how != SHUT_WR && how != SHUT_RDWR)
+		return inet_shutdown(sock, how);
+	lock_sock(sk);
+	if (quic_is_closed(sk))
+		err = quic_close_repeat(sk);
+	release_sock(sk);
+	if (err == -ENOTCONN)
+		return inet_shutdown(sock, how);
+	return err;
+}
+
 const struct proto_ops quic_proto_ops = {
 	.family		= PF_INET,
 	.owner		= THIS_MODULE,
@@ -902,7 +923,7 @@ const struct proto_ops quic_proto_ops = {
 	.ioctl		= inet_ioctl,
 	.gettstamp	= sock_gettstamp,
 	.listen		= quic_conn_listen,
-	.shutdown	= inet_shutdown,
+	.shutdown	= quic_inet_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
 	.sendmsg	= inet_sendmsg,
@@ -923,7 +944,7 @@ const struct proto_ops quicv6_proto_ops = {
 	.ioctl		= inet6_ioctl,
 	.gettstamp	= sock_gettstamp,
 	.listen		= quic_conn_listen,
-	.shutdown	= inet_shutdown,
+	.shutdown	= quic_inet_shutdown,
 	.setsockopt	= sock_common_setsockopt,
 	.getsockopt	= sock_common_getsockopt,
 	.sendmsg	= inet_sendmsg,

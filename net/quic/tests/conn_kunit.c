@@ -510,6 +510,32 @@ static void conn_closing_state_repeats_a_lost_close(struct kunit *test)
 	KUNIT_EXPECT_GE(test, conn_drop.matched, 2);
 }
 
+/* draft-lxin-quic-socket-apis, shutdown(): "applications MAY use SHUT_WR
+ * to send the CLOSE frame multiple times". A second SHUT_WR in the closing
+ * state repeats the closing datagram, which here repairs a lost one; in
+ * the draining state nothing is sent and the call is -ENOTCONN.
+ */
+static void conn_shutdown_again_sends_the_close_again(struct kunit *test)
+{
+	struct conn_pair p = {};
+	struct quic_stream_info si;
+	u8 buf[8];
+
+	conn_handshake(test, &conn_cases[0], 63050, &p);
+	conn_set_close(test, p.client, 9, 0, "again");
+	conn_drop_arm(test, false, QUIC_PACKET_1RTT, 0, 1);
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(p.client, SHUT_WR), 0);
+	KUNIT_ASSERT_EQ(test, conn_drop.dropped, 1);
+	KUNIT_EXPECT_TRUE(test, quic_is_established(p.server->sk));
+
+	KUNIT_EXPECT_EQ(test, kernel_sock_shutdown(p.client, SHUT_WR), 0);
+	KUNIT_EXPECT_EQ(test, conn_recv(p.server, QUIC_STREAM_INFO, &si, sizeof(si), buf,
+					sizeof(buf)), -ECONNRESET);
+	conn_expect_close(test, p.server, 9, 0, "again");
+	KUNIT_EXPECT_EQ(test, kernel_sock_shutdown(p.client, SHUT_RDWR), 0);
+	KUNIT_EXPECT_EQ(test, kernel_sock_shutdown(p.server, SHUT_WR), -ENOTCONN);
+}
+
 /* Send @n datagrams of @len random bytes, a short header naming @cid, to @to. */
 static void conn_send_junk(struct kunit *test, const union quic_addr *to,
 			   const struct quic_conn_id *cid, int n, u32 len)
@@ -1456,6 +1482,7 @@ static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_bulk_data_leaves_in_gso_runs),
 	KUNIT_CASE(conn_close_code_and_phrase_reach_the_peer),
 	KUNIT_CASE(conn_closing_state_repeats_a_lost_close),
+	KUNIT_CASE(conn_shutdown_again_sends_the_close_again),
 	KUNIT_CASE(conn_closing_answers_less_and_less_and_draining_is_silent),
 	KUNIT_CASE(conn_closed_user_socket_lingers_for_its_period),
 	KUNIT_CASE_SLOW(conn_pacer_holds_a_burst_back_and_its_timer_sends_it),

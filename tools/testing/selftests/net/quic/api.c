@@ -870,8 +870,6 @@ const unsigned int api_cases_nr = ARRAY_SIZE(api_cases);
 const struct api_known api_known[] = {
 	{ "listen(): a listener without ALPN accepts only clients that offer none",
 	  "a lone listener without ALPN takes any client; TLS decides" SEE_DOCS },
-	{ "shutdown(): SHUT_WR may be repeated to send the CLOSE frame again",
-	  "a second SHUT_WR is ENOTCONN and sends nothing" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_MAX_DATA: a non-blocking send on a flow-blocked stream fails with ENOSPC",
 	  "a flow-blocked stream queues until sndbuf is full, then EAGAIN" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_MAX_STREAM: max_stream >> 2 is the new stream limit",
