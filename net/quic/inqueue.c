@@ -50,6 +50,7 @@ static struct quic_inq_chunk *quic_inq_chunk_new(struct quic_inq *inq, u8 type, 
 	c->level = 0;
 	c->fin = 0;
 	c->ready = 0;
+	c->peeled = 0;
 	inq->rmem += quic_inq_truesize(len);
 	return c;
 }
@@ -59,13 +60,32 @@ static void quic_inq_chunk_free(struct quic_inq *inq, struct quic_inq_chunk *c)
 	list_del(&c->list);
 	WARN_ON_ONCE(inq->rmem < quic_inq_truesize(c->len));
 	inq->rmem -= quic_inq_truesize(c->len);
+	if (c->ready) {
+		WRITE_ONCE(inq->queued, inq->queued - 1);
+		if (c->peeled)
+			WRITE_ONCE(inq->peeled_queued, inq->peeled_queued - 1);
+		if (c->type == QUIC_INQ_CRYPTO)
+			WRITE_ONCE(inq->crypto_ready, inq->crypto_ready - 1);
+	}
 	if (c->type == QUIC_INQ_DATAGRAM)
 		inq->dgrams--;
 	else if (c->type == QUIC_INQ_EVENT)
 		inq->events--;
-	else if (c->ready)
-		WRITE_ONCE(inq->crypto_ready, inq->crypto_ready - 1);
 	kfree(c);
+}
+
+/* @c has just entered the delivery queue; @peeled: it is for a stream socket. */
+static void quic_inq_queued(struct quic_inq *inq, struct quic_inq_chunk *c, bool peeled)
+{
+	c->ready = 1;
+	WRITE_ONCE(inq->queued, inq->queued + 1);
+	if (peeled) {
+		c->peeled = 1;
+		WRITE_ONCE(inq->peeled_queued, inq->peeled_queued + 1);
+		WRITE_ONCE(inq->peeled_seq, inq->peeled_seq + 1);
+	}
+	if (c->type == QUIC_INQ_CRYPTO)
+		WRITE_ONCE(inq->crypto_ready, inq->crypto_ready + 1);
 }
 
 static void quic_inq_reasm_purge(struct quic_inq *inq, struct quic_inq_reasm *r)
@@ -145,7 +165,7 @@ void quic_inq_free(struct quic_inq *inq)
 	for (level = 0; level < QUIC_CRYPTO_MAX; level++)
 		quic_inq_reasm_purge(inq, &inq->crypto[level]);
 	quic_inq_tap_set(inq, 0, QUIC_INQ_TAP_OFF, 0, GFP_KERNEL);
-	WARN_ON_ONCE(inq->rmem || inq->dgrams || inq->events);
+	WARN_ON_ONCE(inq->rmem || inq->dgrams || inq->events || inq->queued);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_free);
 
@@ -315,13 +335,10 @@ static int quic_inq_fill(struct quic_inq *inq, struct quic_inq_reasm *r,
 }
 
 /* Move @c, in order now, to the delivery queue. */
-static void quic_inq_ready(struct quic_inq *inq, struct quic_inq_chunk *c)
+static void quic_inq_ready(struct quic_inq *inq, struct quic_inq_chunk *c, bool peeled)
 {
 	list_move_tail(&c->list, &inq->readq);
-	if (c->type == QUIC_INQ_CRYPTO) {
-		c->ready = 1;
-		WRITE_ONCE(inq->crypto_ready, inq->crypto_ready + 1);
-	}
+	quic_inq_queued(inq, c, peeled);
 }
 
 /* A CRYPTO chunk becoming contiguous at the level the tap watches. */
@@ -350,7 +367,7 @@ static int quic_inq_tap_take(struct quic_inq *inq, struct quic_inq_chunk *c)
 	if (!err)
 		t->len += n;
 	if (t->mode == QUIC_INQ_TAP_COPY)
-		quic_inq_ready(inq, c);
+		quic_inq_ready(inq, c, false);
 	else
 		quic_inq_chunk_free(inq, c);
 	return err;
@@ -360,10 +377,11 @@ static int quic_inq_tap_take(struct quic_inq *inq, struct quic_inq_chunk *c)
  * Copy in what is new of @p (bytes [p->offset, end)), refusing it whole when
  * the receive buffer cannot take it (a piece that starts at the reader's
  * position may use the room kept above the limit), then move what became
- * contiguous to the delivery queue. *@last is the last chunk moved, or NULL.
+ * contiguous to the delivery queue (marked @peeled). *@last is the last
+ * chunk moved, or NULL.
  */
 static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
-			      const struct quic_inq_piece *p, u64 end, gfp_t gfp,
+			      const struct quic_inq_piece *p, u64 end, bool peeled, gfp_t gfp,
 			      struct quic_inq_chunk **last)
 {
 	struct quic_inq_chunk *c, *tmp;
@@ -393,7 +411,7 @@ static int quic_inq_reasm_add(struct quic_inq *inq, struct quic_inq_reasm *r,
 				err = -EMSGSIZE;
 			continue;
 		}
-		quic_inq_ready(inq, c);
+		quic_inq_ready(inq, c, peeled);
 		*last = c;
 	}
 	return err;
@@ -424,6 +442,7 @@ static struct quic_inq_stream *quic_inq_stream_get(struct quic_inq *inq,
 	quic_inq_reasm_init(&st->reasm);
 	/* Everything below the read offset has been read already. */
 	st->reasm.next = s->recv.offset;
+	st->peeled = s->peeled;
 	hlist_add_head(&st->node, quic_inq_bucket(inq, s->id));
 	return st;
 }
@@ -447,6 +466,7 @@ static int quic_inq_stream_all_recvd(struct quic_inq *inq, struct quic_stream *s
 		last->id = s->id;
 		last->offset = st->reasm.next;
 		list_add_tail(&last->list, &inq->readq);
+		quic_inq_queued(inq, last, st->peeled);
 	}
 	last->fin = 1;
 	quic_stream_recv_set_state(s, QUIC_STREAM_RECV_STATE_RECVD);
@@ -512,7 +532,8 @@ int quic_inq_stream_recv(struct quic_inq *inq, struct quic_stream *s,
 	st = quic_inq_stream_get(inq, s, gfp);
 	if (!st)
 		return -ENOMEM;
-	err = quic_inq_reasm_add(inq, &st->reasm, &p, d->offset + d->len, gfp, &last);
+	err = quic_inq_reasm_add(inq, &st->reasm, &p, d->offset + d->len, st->peeled, gfp,
+				 &last);
 	if (err)
 		return err;
 
@@ -599,6 +620,8 @@ int quic_inq_stream_reset(struct quic_inq *inq, struct quic_stream *s, u64 final
 		return -EOVERFLOW;
 
 	quic_inq_stream_purge(inq, s->id);
+	if (s->peeled)
+		WRITE_ONCE(inq->peeled_seq, inq->peeled_seq + 1);
 	inq->consumed += s->recv.finalsz - s->recv.offset;
 	return quic_inq_conn_update(inq);
 }
@@ -702,7 +725,7 @@ int quic_inq_crypto_recv(struct quic_inq *inq, u8 level, const struct quic_frame
 	end = d->offset + d->len;
 	if (end > r->next && end - r->next > QUIC_INQ_CRYPTO_MAX_AHEAD)
 		return -EMSGSIZE;
-	return quic_inq_reasm_add(inq, r, &p, end, gfp, &last);
+	return quic_inq_reasm_add(inq, r, &p, end, false, gfp, &last);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_crypto_recv);
 
@@ -789,6 +812,7 @@ int quic_inq_dgram_recv(struct quic_inq *inq, const struct quic_frame_data *d, g
 	}
 	memcpy(c->data, d->data, d->len);
 	list_add_tail(&c->list, &inq->readq);
+	quic_inq_queued(inq, c, false);
 	inq->dgrams++;
 	return 0;
 }
@@ -839,6 +863,7 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 		    !(pos->type == QUIC_INQ_DATAGRAM && pos->read))
 			break;
 	list_add_tail(&c->list, &pos->list);
+	quic_inq_queued(inq, c, false);
 	inq->events++;
 	return 0;
 }
@@ -876,17 +901,29 @@ static void quic_inq_stream_consumed(struct quic_inq *inq, struct quic_stream_ta
 	}
 }
 
-/* Where a read starts: the head, or the first CRYPTO chunk during the
- * handshake (the TLS library is the reader then).
+/* Where a read of the connection starts: the head, or the first CRYPTO
+ * chunk during the handshake (the TLS library is the reader then); the
+ * chunks of peeled streams are passed over.
  */
 static struct quic_inq_chunk *quic_inq_head(struct quic_inq *inq)
 {
 	struct quic_inq_chunk *c;
 
-	if (!inq->crypto_only)
+	if (!inq->crypto_only && !inq->peeled_queued)
 		return list_first_entry_or_null(&inq->readq, struct quic_inq_chunk, list);
 	list_for_each_entry(c, &inq->readq, list)
-		if (c->type == QUIC_INQ_CRYPTO)
+		if (inq->crypto_only ? c->type == QUIC_INQ_CRYPTO : !c->peeled)
+			return c;
+	return NULL;
+}
+
+/* Where a read of stream @id starts: its first chunk in the queue. */
+static struct quic_inq_chunk *quic_inq_stream_head(struct quic_inq *inq, s64 id)
+{
+	struct quic_inq_chunk *c;
+
+	list_for_each_entry(c, &inq->readq, list)
+		if (c->type == QUIC_INQ_STREAM && c->id == id)
 			return c;
 	return NULL;
 }
@@ -907,19 +944,20 @@ int quic_inq_head_type(struct quic_inq *inq)
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_type);
 
 /*
- * Copy the head message of the delivery queue to @to. With @take the
- * message is taken: what was copied leaves the queue and stream bytes are
- * accounted in @t (quic_inq_read()); otherwise it stays as it was
+ * Copy the head message of the delivery queue to @to: the connection's
+ * (@id < 0) or stream @id's, whose chunks are picked out of the queue. With
+ * @take the message is taken: what was copied leaves the queue and stream
+ * bytes are accounted in @t (quic_inq_read()); otherwise it stays as it was
  * (quic_inq_peek()).
  */
-static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
+static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t, s64 id,
 			 struct iov_iter *to, struct quic_inq_rinfo *ri, bool take)
 {
 	struct quic_inq_chunk *c, *tmp, *first;
 	size_t copied = 0, left, want, n;
 
 	memset(ri, 0, sizeof(*ri));
-	first = quic_inq_head(inq);
+	first = id < 0 ? quic_inq_head(inq) : quic_inq_stream_head(inq, id);
 	if (!first)
 		return -EAGAIN;
 	ri->type = first->type;
@@ -945,8 +983,11 @@ static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
 
 	c = first;
 	list_for_each_entry_safe_from(c, tmp, &inq->readq, list) {
-		if (!quic_inq_same_msg(c, ri))
+		if (!quic_inq_same_msg(c, ri)) {
+			if (id >= 0)
+				continue;
 			break;
+		}
 		left = c->len - c->read;
 		if (left) {
 			want = min(left, iov_iter_count(to));
@@ -998,7 +1039,7 @@ static int quic_inq_copy(struct quic_inq *inq, struct quic_stream_table *t,
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri)
 {
-	return quic_inq_copy(inq, t, to, ri, true);
+	return quic_inq_copy(inq, t, -1, to, ri, true);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read);
 
@@ -1035,9 +1076,86 @@ EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_head_continues);
  */
 int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri)
 {
-	return quic_inq_copy(inq, NULL, to, ri, false);
+	return quic_inq_copy(inq, NULL, -1, to, ri, false);
 }
 EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_peek);
+
+/**
+ * quic_inq_stream_peel - give a stream's data to a socket of its own
+ * @inq: the queue
+ * @s: the stream
+ *
+ * draft-lxin-quic-socket-apis, QUIC_SOCKOPT_STREAM_PEELOFF: from now on the
+ * stream's data, what is queued already and what comes later, is read with
+ * quic_inq_read_stream() only; quic_inq_read() and quic_inq_readable()
+ * pass it over.
+ */
+void quic_inq_stream_peel(struct quic_inq *inq, struct quic_stream *s)
+{
+	struct quic_inq_stream *st = quic_inq_stream_find(inq, s->id);
+	struct quic_inq_chunk *c;
+
+	s->peeled = 1;
+	if (st)
+		st->peeled = 1;
+	list_for_each_entry(c, &inq->readq, list) {
+		if (c->type != QUIC_INQ_STREAM || c->id != s->id || c->peeled)
+			continue;
+		c->peeled = 1;
+		WRITE_ONCE(inq->peeled_queued, inq->peeled_queued + 1);
+	}
+	WRITE_ONCE(inq->peeled_seq, inq->peeled_seq + 1);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_peel);
+
+/**
+ * quic_inq_stream_readable - is data (or the end) of stream @id queued?
+ * @inq: the queue, its owner's lock held
+ * @id: stream ID
+ *
+ * Return: true when quic_inq_read_stream() would return something.
+ */
+bool quic_inq_stream_readable(struct quic_inq *inq, s64 id)
+{
+	return quic_inq_stream_head(inq, id);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_stream_readable);
+
+/**
+ * quic_inq_read_stream - read stream @id's next data, wherever it is queued
+ * @inq: the queue
+ * @t: the connection's stream table, to account what is read
+ * @id: stream ID (0 or more)
+ * @to: destination
+ * @ri: output, as for quic_inq_read()
+ *
+ * As quic_inq_read(), for the chunks of one stream: those of other
+ * streams and any other message are left where they are.
+ *
+ * Return: as quic_inq_read().
+ */
+int quic_inq_read_stream(struct quic_inq *inq, struct quic_stream_table *t, s64 id,
+			 struct iov_iter *to, struct quic_inq_rinfo *ri)
+{
+	return quic_inq_copy(inq, t, id, to, ri, true);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_read_stream);
+
+/**
+ * quic_inq_peek_stream - quic_inq_read_stream() that leaves the data queued
+ * @inq: the queue
+ * @id: stream ID (0 or more)
+ * @to: destination
+ * @ri: output, as for quic_inq_peek()
+ *
+ * Return: as quic_inq_peek().
+ */
+int quic_inq_peek_stream(struct quic_inq *inq, s64 id, struct iov_iter *to,
+			 struct quic_inq_rinfo *ri)
+{
+	return quic_inq_copy(inq, NULL, id, to, ri, false);
+}
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_inq_peek_stream);
 
 /**
  * quic_inq_read_buf - quic_inq_read() into a kernel buffer

@@ -68,8 +68,10 @@ enum quic_inq_type {
  * @type: &enum quic_inq_type
  * @level: CRYPTO: encryption level (&enum quic_crypto_level)
  * @fin: STREAM: the last byte of @data (or the chunk, if empty) ends the stream
- * @ready: CRYPTO: the chunk is in the delivery queue (counted in
- *	&quic_inq.crypto_ready)
+ * @ready: the chunk is in the delivery queue (counted in &quic_inq.queued,
+ *	and CRYPTO ones in &quic_inq.crypto_ready)
+ * @peeled: STREAM, in the delivery queue: its stream is peeled off, only
+ *	quic_inq_read_stream() takes it (counted in &quic_inq.peeled_queued)
  * @data: the bytes
  */
 struct quic_inq_chunk {
@@ -82,6 +84,7 @@ struct quic_inq_chunk {
 	u8 level;
 	u8 fin;
 	u8 ready;
+	u8 peeled;
 	u8 data[];
 };
 
@@ -101,6 +104,8 @@ struct quic_inq_reasm {
  * @node: entry in &quic_inq.streams
  * @id: stream ID
  * @reasm: its byte stream
+ * @peeled: the stream is peeled off: its chunks enter the delivery queue so
+ *	marked
  *
  * Exists from the first data received until all data up to the final
  * size is in the delivery queue, or until the stream is reset or purged.
@@ -109,6 +114,7 @@ struct quic_inq_stream {
 	struct hlist_node node;
 	s64 id;
 	struct quic_inq_reasm reasm;
+	u8 peeled;
 };
 
 /* What a tap does with the CRYPTO bytes of its level (quic_inq_tap_set()). */
@@ -154,6 +160,10 @@ struct quic_inq_tap {
  * @event_drops: notifications dropped because the queue was full
  * @tap: CRYPTO bytes of one level the kernel reads itself
  * @crypto_ready: CRYPTO chunks in @readq
+ * @queued: chunks in @readq
+ * @peeled_queued: chunks in @readq of streams peeled off
+ * @peeled_seq: counts the chunks of peeled streams queued, and their
+ *	resets: a stream socket's wait ends when it moves
  * @crypto_only: the handshake is in progress: reads take CRYPTO data only,
  *	data that came in 0-RTT packets waits for its end
  * @pressure: socket memory is short: MAX_DATA updates open less
@@ -181,6 +191,9 @@ struct quic_inq {
 	u64 event_drops;
 	struct quic_inq_tap tap;
 	u32 crypto_ready;
+	u32 queued;
+	u32 peeled_queued;
+	u32 peeled_seq;
 	u8 crypto_only;
 	u8 pressure;
 	int (*charge)(struct quic_inq *inq, u32 bytes);
@@ -279,13 +292,14 @@ static inline u64 quic_inq_event_drops(const struct quic_inq *inq)
  * quic_inq_readable - whether recvmsg() would find something
  * @inq: the queue
  *
- * Return: true when the delivery queue is not empty.
+ * Return: true when the delivery queue holds something the connection's
+ * recvmsg() reads (the data of peeled streams is for their sockets).
  */
 static inline bool quic_inq_readable(const struct quic_inq *inq)
 {
 	if (READ_ONCE(inq->crypto_only))
 		return READ_ONCE(inq->crypto_ready);
-	return !list_empty(&inq->readq);
+	return READ_ONCE(inq->queued) > READ_ONCE(inq->peeled_queued);
 }
 
 void quic_inq_init(struct quic_inq *inq);
@@ -316,6 +330,12 @@ int quic_inq_event_recv(struct quic_inq *inq, u8 type, const void *payload, u32 
 int quic_inq_read(struct quic_inq *inq, struct quic_stream_table *t, struct iov_iter *to,
 		  struct quic_inq_rinfo *ri);
 int quic_inq_peek(struct quic_inq *inq, struct iov_iter *to, struct quic_inq_rinfo *ri);
+void quic_inq_stream_peel(struct quic_inq *inq, struct quic_stream *s);
+bool quic_inq_stream_readable(struct quic_inq *inq, s64 id);
+int quic_inq_read_stream(struct quic_inq *inq, struct quic_stream_table *t, s64 id,
+			 struct iov_iter *to, struct quic_inq_rinfo *ri);
+int quic_inq_peek_stream(struct quic_inq *inq, s64 id, struct iov_iter *to,
+			 struct quic_inq_rinfo *ri);
 int quic_inq_head_type(struct quic_inq *inq);
 bool quic_inq_head_continues(struct quic_inq *inq, const struct quic_inq_rinfo *ri);
 int quic_inq_read_buf(struct quic_inq *inq, struct quic_stream_table *t, void *buf, u32 len,

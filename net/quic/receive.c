@@ -676,6 +676,7 @@ static u32 quic_rcv_packet(struct sock *sk, struct sk_buff *skb, u64 now)
 void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 {
 	struct quic_path_group *paths = quic_paths(sk);
+	u32 seq = quic_inq(sk)->peeled_seq;
 	u64 now = quic_time_us();
 	u32 n;
 
@@ -708,7 +709,8 @@ void quic_rcv_datagram(struct sock *sk, struct sk_buff *skb)
 			quic_timer_stop(quic_timers(sk), QUIC_TIMER_ACK);
 		quic_xmit(sk);
 	}
-	if (quic_inq_readable(quic_inq(sk)))
+	/* Stream sockets (peeloff.c) wait on the connection's queue too. */
+	if (quic_inq_readable(quic_inq(sk)) || quic_inq(sk)->peeled_seq != seq)
 		sk->sk_data_ready(sk);
 }
 

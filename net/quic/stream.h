@@ -70,6 +70,8 @@ enum {
  * @recv.offset: bytes the application has read
  * @recv.errcode: application error code of the RESET_STREAM received
  * @recv.state: QUIC_STREAM_RECV_STATE_* or %QUIC_STREAM_STATE_NONE
+ * @peeled: a stream socket of its own reads its data (peeloff.c), the
+ *	connection's recvmsg() does not
  */
 struct quic_stream {
 	struct hlist_node node;
@@ -89,6 +91,7 @@ struct quic_stream {
 		u32 errcode;
 		u8 state;
 	} recv;
+	u8 peeled;
 };
 
 /**

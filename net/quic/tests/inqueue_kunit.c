@@ -430,6 +430,45 @@ static void inqueue_messages_follow_order_streams_became_readable(struct kunit *
 	KUNIT_EXPECT_MEMEQ(test, buf, pat_buf(test, 5, 5, 8), 5);
 }
 
+/* QUIC_SOCKOPT_STREAM_PEELOFF: a peeled stream's data, queued before or
+ * after, is read apart from the rest; the connection's reads and its
+ * readable test pass it over.
+ */
+static void inqueue_peeled_stream_is_read_apart(struct kunit *test)
+{
+	struct quic_stream_table *t = table_new(test, 1000);
+	struct quic_inq *inq = inq_new(test, 10000);
+	struct quic_inq_rinfo ri;
+	u8 *buf = buf_new(test);
+	struct kvec kv = { .iov_base = buf, .iov_len = INQ_BUF };
+	struct iov_iter to;
+
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 8, 0, 5, false), 0);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 4, 0, 5, false), 0);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 8, 5, 5, false), 0);
+	quic_inq_stream_peel(inq, stream(test, t, 8));
+	KUNIT_EXPECT_TRUE(test, quic_inq_stream_readable(inq, 8));
+
+	KUNIT_EXPECT_TRUE(test, quic_inq_readable(inq));
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 5);
+	KUNIT_EXPECT_EQ(test, ri.stream_id, 4LL);
+	KUNIT_EXPECT_FALSE(test, quic_inq_readable(inq));
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), -EAGAIN);
+
+	/* Later data of the stream is its socket's too, in one read. */
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 8, 10, 3, true), 0);
+	KUNIT_ASSERT_EQ(test, stream_frame(test, inq, t, 4, 5, 2, false), 0);
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, INQ_BUF);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_stream(inq, t, 8, &to, &ri), 13);
+	KUNIT_EXPECT_TRUE(test, ri.fin);
+	KUNIT_EXPECT_MEMEQ(test, buf, pat_buf(test, 0, 13, 8), 13);
+	KUNIT_EXPECT_FALSE(test, quic_inq_stream_readable(inq, 8));
+	KUNIT_EXPECT_EQ(test, inq->peeled_queued, 0U);
+	KUNIT_EXPECT_EQ(test, inq->queued, 1U);
+	KUNIT_EXPECT_EQ(test, quic_inq_read_buf(inq, t, buf, INQ_BUF, &ri), 2);
+	KUNIT_EXPECT_EQ(test, ri.stream_id, 4LL);
+}
+
 static void inqueue_max_stream_data_update_after_half_window(struct kunit *test)
 {
 	struct quic_stream_table *t = table_new(test, 100);
@@ -954,6 +993,7 @@ static struct kunit_case inqueue_cases[] = {
 	KUNIT_CASE(inqueue_partial_read_keeps_rest),
 	KUNIT_CASE(inqueue_unread_counts_only_deliverable_bytes),
 	KUNIT_CASE(inqueue_messages_follow_order_streams_became_readable),
+	KUNIT_CASE(inqueue_peeled_stream_is_read_apart),
 	KUNIT_CASE(inqueue_max_stream_data_update_after_half_window),
 	KUNIT_CASE(inqueue_max_data_update_after_half_window),
 	KUNIT_CASE(inqueue_reset_stream_drops_buffered_data),
