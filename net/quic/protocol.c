@@ -20,6 +20,7 @@
 #include "addrval.h"
 #include "alpn.h"
 #include "connid_ctl.h"
+#include "peeloff.h"
 #include "procfs.h"
 #include "socket.h"
 
@@ -237,14 +238,15 @@ static int quic_protosw_init(void)
 {
 	int err;
 
-	err = proto_register(&quic_prot, 1);
+	err = quic_peel_init();
 	if (err)
 		return err;
+	err = proto_register(&quic_prot, 1);
+	if (err)
+		goto err_prot;
 	err = proto_register(&quicv6_prot, 1);
-	if (err) {
-		proto_unregister(&quic_prot);
-		return err;
-	}
+	if (err)
+		goto err_prot6;
 
 	inet_register_protosw(&quic_stream_protosw);
 	inet_register_protosw(&quic_dgram_protosw);
@@ -262,7 +264,10 @@ err_v6_stream:
 	inet_unregister_protosw(&quic_dgram_protosw);
 	inet_unregister_protosw(&quic_stream_protosw);
 	proto_unregister(&quicv6_prot);
+err_prot6:
 	proto_unregister(&quic_prot);
+err_prot:
+	quic_peel_exit();
 	return err;
 }
 
@@ -274,6 +279,7 @@ static void quic_protosw_exit(void)
 	inet_unregister_protosw(&quic_stream_protosw);
 	proto_unregister(&quicv6_prot);
 	proto_unregister(&quic_prot);
+	quic_peel_exit();
 }
 
 static int __net_init quic_net_init(struct net *net)

@@ -24,6 +24,7 @@
 #include "memory.h"
 #include "migrate.h"
 #include "param.h"
+#include "peeloff.h"
 #include "receive.h"
 #include "socket.h"
 #include "sockmsg.h"
@@ -41,6 +42,9 @@ static atomic_long_t quic_memory_allocated;
 QUIC_CHECK_LAYOUT(struct quic_handshake_info, 1);
 QUIC_CHECK_OFFSET(struct quic_stream_info, stream_flags, 8);
 QUIC_CHECK_LAYOUT(struct quic_stream_info, ALIGN(12, __alignof__(s64)));
+QUIC_CHECK_OFFSET(struct quic_stream_peeloff, flags, 8);
+QUIC_CHECK_OFFSET(struct quic_stream_peeloff, sd, 12);
+QUIC_CHECK_LAYOUT(struct quic_stream_peeloff, 16);
 QUIC_CHECK_OFFSET(struct quic_transport_param, active_connection_id_limit, 6);
 QUIC_CHECK_OFFSET(struct quic_transport_param, max_datagram_frame_size, 8);
 QUIC_CHECK_OFFSET(struct quic_transport_param, max_udp_payload_size, 10);
@@ -628,6 +632,7 @@ static int quic_do_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		err = quic_conn_key_update(sk);
 		break;
 	case QUIC_SOCKOPT_STREAM_OPEN:
+	case QUIC_SOCKOPT_STREAM_PEELOFF:
 		err = -EOPNOTSUPP;	/* a getsockopt() only */
 		break;
 	case QUIC_SOCKOPT_CONNECTION_ID:
@@ -785,6 +790,11 @@ static int quic_do_getsockopt(struct sock *sk, int optname, sockptr_t optval, so
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
+	/* It takes the lock itself: a stream socket it cannot finish making
+	 * is released, which takes it too.
+	 */
+	if (optname == QUIC_SOCKOPT_STREAM_PEELOFF)
+		return quic_peel_opt(sk, len, optval, optlen);
 
 	lock_sock(sk);
 	switch (optname) {

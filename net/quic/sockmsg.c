@@ -798,6 +798,261 @@ out:
 	return err;
 }
 
+/*
+ * One stream of the connection, for its peeled-off socket (peeloff.c).
+ * Each call takes the connection's socket lock; the waits are on the
+ * connection's wait queue, whose owner the stream socket keeps alive.
+ */
+
+/* The receiving part of @s has nothing more for its reader: 1 at its end,
+ * -ECONNRESET after the peer's reset, 0 while data may still come.
+ */
+static int quic_msg_stream_recv_over(const struct quic_stream *s)
+{
+	switch (s->recv.state) {
+	case QUIC_STREAM_RECV_STATE_RECV:
+	case QUIC_STREAM_RECV_STATE_SIZE_KNOWN:
+		return 0;
+	case QUIC_STREAM_RECV_STATE_RESET_RECVD:
+	case QUIC_STREAM_RECV_STATE_RESET_READ:
+		return -ECONNRESET;
+	default:
+		return 1;	/* all read, or no receiving part */
+	}
+}
+
+/* Wait for data of stream @id. Return: 0 when some is queued, 1 at the end
+ * of the stream or of the connection, or a negative errno.
+ */
+static int quic_msg_stream_wait(struct sock *sk, s64 id, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct quic_inq *inq = quic_inq(sk);
+	struct quic_stream *s;
+	int err;
+	u32 seq;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		err = 0;
+		if (quic_inq_stream_readable(inq, id))
+			break;
+		s = quic_stream_find(quic_streams(sk), id);
+		err = s ? quic_msg_stream_recv_over(s) : 1;
+		if (err)
+			break;
+		err = -READ_ONCE(sk->sk_err);
+		if (err)
+			break;
+		err = 1;
+		if (!quic_msg_alive(sk))
+			break;
+		err = -EAGAIN;
+		if (!*timeo)
+			break;
+		err = sock_intr_errno(*timeo);
+		if (signal_pending(current))
+			break;
+		/* Evaluated after release_sock() too: only reads. */
+		seq = READ_ONCE(inq->peeled_seq);
+		sk_wait_event(sk, timeo, READ_ONCE(inq->peeled_seq) != seq ||
+			      READ_ONCE(sk->sk_err) || !quic_msg_alive(sk), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/**
+ * quic_msg_stream_sendmsg - write to one stream, for its peeled-off socket
+ * @sk: the connection's socket, not locked
+ * @id: the stream
+ * @msg: the data; MSG_STREAM_FIN in msg_flags ends the stream with it,
+ *	MSG_MORE holds short data as on the connection's socket
+ * @len: bytes in @msg
+ * @timeo: how long to wait for send buffer room or memory
+ *
+ * Context: process context; takes the socket lock.
+ * Return: bytes queued, or as quic_sendmsg(); the connection's error is
+ * returned without being cleared (the connection's socket reports it too).
+ */
+int quic_msg_stream_sendmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t len,
+			    long timeo)
+{
+	struct quic_msg_info mi = { .has_stream = true };
+	int err;
+
+	lock_sock(sk);
+	if (quic_outq(sk)->corked && !(msg->msg_flags & MSG_MORE)) {
+		quic_outq(sk)->corked = 0;
+		quic_xmit(sk);
+	}
+	err = -READ_ONCE(sk->sk_err);
+	if (!err && (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN))
+		err = -EPIPE;
+	if (!err) {
+		mi.stream.stream_id = id;
+		mi.stream.stream_flags = msg->msg_flags & MSG_STREAM_FIN;
+		err = quic_msg_send_stream(sk, msg, len, &mi, timeo);
+	}
+	release_sock(sk);
+	return err;
+}
+
+/**
+ * quic_msg_stream_recvmsg - read one stream, for its peeled-off socket
+ * @sk: the connection's socket, not locked
+ * @id: the stream
+ * @msg: where the bytes go; MSG_EOR is set with the stream's last byte
+ * @len: room in @msg
+ * @flags: MSG_PEEK; MSG_WAITALL: @len bytes or the stream's end
+ * @timeo: how long to wait for data
+ *
+ * Only this stream's data is read, wherever it sits in the connection's
+ * queue; its flow control credit is returned to the peer as for any read.
+ *
+ * Context: process context; takes the socket lock.
+ * Return: bytes read; 0 at the end of the stream (its last byte read, or
+ * no receiving part) or after a clean close of the connection;
+ * -ECONNRESET once the peer reset the stream; -EAGAIN; the connection's
+ * error (not cleared); -EINTR/-ERESTARTSYS; -EFAULT.
+ */
+int quic_msg_stream_recvmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t len,
+			    int flags, long timeo)
+{
+	struct quic_inq_rinfo ri;
+	struct quic_stream *s;
+	int err, n, copied = 0;
+	bool queued;
+
+	lock_sock(sk);
+	for (;;) {
+		err = quic_msg_stream_wait(sk, id, &timeo);
+		if (err)
+			break;
+		if (flags & MSG_PEEK) {
+			n = quic_inq_peek_stream(quic_inq(sk), id, &msg->msg_iter, &ri);
+			if (n < 0)
+				err = n;
+			copied = max(n, 0);
+			break;
+		}
+		n = quic_inq_read_stream(quic_inq(sk), quic_streams(sk), id, &msg->msg_iter, &ri);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		copied += n;
+		queued = false;
+		if (ri.fin) {
+			msg->msg_flags |= MSG_EOR;
+			s = quic_stream_find(quic_streams(sk), id);
+			if (s)
+				queued = quic_msg_stream_done(sk, s);
+		}
+		quic_msg_read_updates(sk, &ri, queued);
+		if (ri.fin || !(flags & MSG_WAITALL) || !msg_data_left(msg) || copied >= len)
+			break;
+	}
+	release_sock(sk);
+	if (copied)
+		return copied;
+	return err > 0 ? 0 : err;
+}
+
+/**
+ * quic_msg_stream_poll - the poll() mask of one stream's socket
+ * @sk: the connection's socket, not locked
+ * @id: the stream
+ *
+ * Readable: the stream's data is queued or its receiving part is over (a
+ * read returns at once); writable: the connection is established, its
+ * send buffer has room and the stream's sending part is open; error and
+ * hang-up from the connection, hang-up too once the stream is released.
+ *
+ * Context: process context; takes the socket lock.
+ * Return: the event mask.
+ */
+__poll_t quic_msg_stream_poll(struct sock *sk, s64 id)
+{
+	struct quic_stream *s;
+	__poll_t mask = 0;
+
+	lock_sock(sk);
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	s = quic_stream_find(quic_streams(sk), id);
+	if (!s || !quic_msg_alive(sk))
+		mask |= EPOLLHUP | EPOLLIN | EPOLLRDNORM;
+	if (quic_inq_stream_readable(quic_inq(sk), id) || (s && quic_msg_stream_recv_over(s)))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (s && quic_is_established(sk) &&
+	    (s->send.state == QUIC_STREAM_SEND_STATE_READY ||
+	     s->send.state == QUIC_STREAM_SEND_STATE_SEND)) {
+		if (quic_outq_wmem(quic_outq(sk)) < READ_ONCE(sk->sk_sndbuf))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		else
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	}
+	release_sock(sk);
+	return mask;
+}
+
+/**
+ * quic_msg_stream_end - end one stream's parts, for its peeled-off socket
+ * @sk: the connection's socket, not locked
+ * @id: the stream
+ * @how: SEND_SHUTDOWN: a FIN ends the sending part; RCV_SHUTDOWN:
+ *	STOP_SENDING (error code 0) asks the peer to stop, and what is
+ *	queued for the stream is read away so that its credit returns
+ *
+ * draft-lxin-quic-socket-apis, QUIC_SOCKOPT_STREAM_PEELOFF: close() and
+ * shutdown() of the stream's socket, "if permitted by the stream state
+ * and the parent socket state". A part already over is left alone.
+ *
+ * Context: process context; takes the socket lock.
+ */
+void quic_msg_stream_end(struct sock *sk, s64 id, int how)
+{
+	struct quic_frame f = { .type = QUIC_FRAME_STOP_SENDING };
+	struct quic_inq_rinfo ri;
+	struct quic_stream *s;
+	struct iov_iter to;
+	bool queued = false;
+
+	lock_sock(sk);
+	s = quic_stream_find(quic_streams(sk), id);
+	if (!s || !quic_is_established(sk))
+		goto out;
+	if ((how & SEND_SHUTDOWN) && (s->send.state == QUIC_STREAM_SEND_STATE_READY ||
+				      s->send.state == QUIC_STREAM_SEND_STATE_SEND)) {
+		iov_iter_kvec(&to, ITER_SOURCE, NULL, 0, 0);
+		if (!quic_outq_stream_append_iter(quic_outq(sk), s, &to, 0, true, GFP_KERNEL))
+			queued = true;
+	}
+	if (how & RCV_SHUTDOWN) {
+		if (s->recv.state == QUIC_STREAM_RECV_STATE_RECV ||
+		    s->recv.state == QUIC_STREAM_RECV_STATE_SIZE_KNOWN) {
+			f.reset.id = id;
+			if (!quic_outq_ctrl_append(quic_outq(sk), QUIC_CRYPTO_APP, &f, GFP_KERNEL))
+				queued = true;
+		}
+		for (;;) {
+			iov_iter_discard(&to, ITER_DEST, U32_MAX);
+			if (quic_inq_read_stream(quic_inq(sk), quic_streams(sk), id, &to, &ri) < 0)
+				break;
+			queued |= quic_msg_read_credit(sk, &ri, GFP_KERNEL);
+			if (ri.fin) {
+				queued |= quic_msg_stream_done(sk, s);
+				break;
+			}
+		}
+	}
+	if (queued)
+		quic_xmit(sk);
+out:
+	release_sock(sk);
+}
+
 /**
  * quic_inet_poll - poll() on a QUIC socket
  * @file: the file

@@ -29,4 +29,11 @@ int quic_msg_stream_open(struct sock *sk, u32 len, sockptr_t optval, sockptr_t o
 int quic_msg_stream_reset_opt(struct sock *sk, sockptr_t optval, unsigned int optlen);
 int quic_msg_stop_sending_opt(struct sock *sk, sockptr_t optval, unsigned int optlen);
 
+int quic_msg_stream_sendmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t len,
+			    long timeo);
+int quic_msg_stream_recvmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t len,
+			    int flags, long timeo);
+__poll_t quic_msg_stream_poll(struct sock *sk, s64 id);
+void quic_msg_stream_end(struct sock *sk, s64 id, int how);
+
 #endif /* __net_quic_sockmsg_h__ */

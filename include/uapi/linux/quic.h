@@ -122,6 +122,16 @@ struct quic_stream_info {
 	uint32_t stream_flags;
 };
 
+/* QUIC_SOCKOPT_STREAM_PEELOFF (getsockopt() only): @stream_id and @flags
+ * (O_CLOEXEC, O_NONBLOCK) in; the new descriptor comes back in @sd and as
+ * the call's return value.
+ */
+struct quic_stream_peeloff {
+	int64_t  stream_id;
+	uint32_t flags;
+	int      sd;
+};
+
 /* SOL_QUIC socket option names */
 #define QUIC_SOCKOPT_EVENT				0
 #define QUIC_SOCKOPT_STREAM_OPEN			1
@@ -138,6 +148,7 @@ struct quic_stream_info {
 #define QUIC_SOCKOPT_SESSION_TICKET			12
 #define QUIC_SOCKOPT_CRYPTO_SECRET			13
 #define QUIC_SOCKOPT_TRANSPORT_PARAM_EXT		14
+#define QUIC_SOCKOPT_STREAM_PEELOFF			15
 
 #define QUIC_VERSION_V1			0x1
 #define QUIC_VERSION_V2			0x6b3343cf

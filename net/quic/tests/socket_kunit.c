@@ -218,7 +218,7 @@ static void socket_defaults_follow_rfc(struct kunit *test)
 static void socket_unknown_option_is_enoprotoopt(struct kunit *test)
 {
 	struct sock *sk = quic_kunit_socket(test, AF_INET6, SOCK_DGRAM)->sk;
-	static const int names[] = { 15, 16, 255, -1, INT_MAX };
+	static const int names[] = { 16, 17, 255, -1, INT_MAX };
 	unsigned int len;
 	u8 buf[8] = {};
 	int i;

@@ -882,14 +882,8 @@ const struct api_known api_known[] = {
 	  "CRYPTO_SECRET is write-only (EOPNOTSUPP)" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CRYPTO_SECRET: the draft's layout (level, send, reserved, type, secret) is accepted",
 	  "quic_crypto_secret has the seed's layout (send, level, type, secret)" SEE_DOCS },
-	{ "QUIC_SOCKOPT_STREAM_PEELOFF: gives a descriptor for one stream",
-	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
-	{ "QUIC_SOCKOPT_STREAM_PEELOFF: the peeled socket supports poll(), send() and shutdown()",
-	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 	{ "Security: the CONNECTION_CLOSE phrase is limited to 1024 bytes",
 	  "the close phrase is limited to 80 bytes" SEE_DOCS },
-	{ "Appendix B: stream peeloff example",
-	  "no STREAM_PEELOFF option (ENOPROTOOPT)" SEE_DOCS },
 };
 const unsigned int api_known_nr = ARRAY_SIZE(api_known);
 

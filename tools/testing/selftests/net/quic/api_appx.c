@@ -6,7 +6,7 @@
  * printed.
  *
  *   A  several streams through quic_sendmsg()/quic_recvmsg()
- *   B  stream peeloff (an option we do not have)
+ *   B  stream peeloff: a descriptor of its own for one stream
  *   C  client and server handshakes built on quic_handshake() with a ticket
  *   D  resumption with a ticket, a token and remembered transport
  *      parameters, and 0-RTT data written before the handshake

@@ -16,7 +16,9 @@
 #include "ktap.h"
 #include "util.h"
 
-/* Not in our header: the draft's option (its number is not fixed there). */
+/* The draft's number, spelled here so that the case checks it (our header
+ * names it QUIC_SOCKOPT_STREAM_PEELOFF).
+ */
 #define DRAFT_SOCKOPT_STREAM_PEELOFF	15
 /* ------------------------------------------------------- TRANSPORT_PARAM */
 

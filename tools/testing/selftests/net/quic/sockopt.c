@@ -71,6 +71,7 @@ enum kind {
 	K_CLOSE,	/* structure with a NUL-terminated tail */
 	K_SECRET,	/* handshake structure, write-only */
 	K_PARAM_EXT,	/* handshake byte string */
+	K_PEELOFF,	/* STREAM_PEELOFF: a get that needs a connection, makes a descriptor */
 	K_UNKNOWN,	/* not a QUIC option */
 };
 
@@ -109,7 +110,9 @@ static const struct opt opts[] = {
 	{ QUIC_SOCKOPT_CRYPTO_SECRET, "CRYPTO_SECRET", K_SECRET,
 	  sizeof(struct quic_crypto_secret) },
 	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT, "TRANSPORT_PARAM_EXT", K_PARAM_EXT, 256 },
-	{ QUIC_SOCKOPT_TRANSPORT_PARAM_EXT + 1, "unknown option 15", K_UNKNOWN, 16 },
+	{ QUIC_SOCKOPT_STREAM_PEELOFF, "STREAM_PEELOFF", K_PEELOFF,
+	  sizeof(struct quic_stream_peeloff) },
+	{ QUIC_SOCKOPT_STREAM_PEELOFF + 1, "unknown option 16", K_UNKNOWN, 16 },
 };
 
 #define SET_CASES	7
@@ -129,6 +132,7 @@ static const int set_dispatch[] = {
 	[K_DATAPATH] = EOPNOTSUPP,
 	[K_KEYUPDATE] = ENOTCONN,	/* the value is never read */
 	[K_OPEN] = EOPNOTSUPP,
+	[K_PEELOFF] = EOPNOTSUPP,
 	[K_UNKNOWN] = ENOPROTOOPT,
 };
 
@@ -147,12 +151,14 @@ static int dispatch_errno(const struct opt *o, bool get)
 	return get ? get_dispatch[o->kind] : set_dispatch[o->kind];
 }
 
-/* A well-formed get: STREAM_OPEN and CONNECTION_ID check their input, then
- * want a connection.
+/* A well-formed get: STREAM_OPEN, STREAM_PEELOFF and CONNECTION_ID check
+ * their input, then want a connection.
  */
 static int get_errno(const struct opt *o)
 {
-	return o->kind == K_OPEN || o->kind == K_CID ? ENOTCONN : dispatch_errno(o, true);
+	if (o->kind == K_OPEN || o->kind == K_PEELOFF || o->kind == K_CID)
+		return ENOTCONN;
+	return dispatch_errno(o, true);
 }
 
 /* A malformed request: the option's own check, unless dispatch refuses first. */

@@ -294,12 +294,15 @@ static size_t opt_value(struct rng *r, int opt, uint8_t *buf, size_t room, int s
 	return len > room ? room : len;
 }
 
+/* STREAM_PEELOFF is left out: each success would be a descriptor that no
+ * operation here closes.
+ */
 static int pick_option(struct rng *r)
 {
 	if (chance(r, 90))
 		return rnd(r, QUIC_SOCKOPT_TRANSPORT_PARAM_EXT + 1);
 	if (chance(r, 50))
-		return QUIC_SOCKOPT_TRANSPORT_PARAM_EXT + 1 + (int)rnd(r, 8);
+		return QUIC_SOCKOPT_STREAM_PEELOFF + 1 + (int)rnd(r, 8);
 	return (int)rnd64(r);
 }
 
