@@ -57,6 +57,11 @@ TREE = os.path.join(BUILD, 'linux')
 TESTS = os.path.join(ROOT, 'tools', 'testing', 'selftests', 'net', 'quic')
 CACHE = os.path.join(BUILD, 'selftest-cache')
 INIT = os.path.join(ROOT, 'scripts', 'selftest', 'init')
+
+# A kernel fault or lockup in the console, and how long a run may then go
+# without output before it is stopped (boot()).
+OOPS_RE = re.compile(r'Oops: |Kernel panic|BUG: soft lockup')
+OOPS_GRACE = 300
 KUNIT = os.path.join(ROOT, 'scripts', 'selftest', 'kunit')
 GENCERTS = os.path.join(ROOT, 'tools', 'lib', 'quic', 'tests', 'gencerts.sh')
 
@@ -929,11 +934,31 @@ def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
 	proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
 				stderr=subprocess.STDOUT, text=True)
 	ktap_path = os.path.join(rundir, 'ktap.log')
+	console_path = os.path.join(rundir, 'console.log')
 	seen = 0
 	timed_out = False
+	oops_at = None
+	last_size, last_growth = -1, time.monotonic()
 	while proc.poll() is None:
 		time.sleep(0.5)
 		text = open(ktap_path, errors='replace').read()
+		# A fault that leaves a lock held (a socket's, say) hangs the
+		# rest of the run until the timeout. Once the console showed
+		# one, the run is stopped when neither log has grown for
+		# OOPS_GRACE seconds; a run that goes on is left to finish.
+		if os.path.exists(console_path):
+			size = os.path.getsize(console_path) + len(text)
+			if size != last_size:
+				last_size, last_growth = size, time.monotonic()
+			if oops_at is None:
+				with open(console_path, errors='replace') as f:
+					if OOPS_RE.search(f.read()):
+						oops_at = time.monotonic()
+		if oops_at is not None and time.monotonic() - last_growth > OOPS_GRACE:
+			timed_out = True
+			timeout = int(time.monotonic() - start)
+			proc.kill()
+			break
 		# Live progress: top-level lines only.
 		for line in text[seen:].splitlines(keepends=True):
 			if not line.endswith('\n'):
@@ -951,7 +976,7 @@ def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
 	peer_results = peer.finish(pcap_path(rundir, args)) if peer else []
 
 	text = open(ktap_path, errors='replace').read()
-	console = open(os.path.join(rundir, 'console.log'), errors='replace').read()
+	console = open(console_path, errors='replace').read()
 	if not text.strip():
 		# No virtio console: /init wrote to the serial console instead.
 		text = '\n'.join(l for l in console.splitlines() if not re.match(r'\[\s*\d+\.\d+\]', l))
@@ -964,8 +989,10 @@ def boot(arch, cfg, obj, image, args, names, peer=None, rundir=None):
 		results.append(Test('every test ran', ok=False,
 				    diag=[f'# planned {root.plan}, ran {len(root.children)}']))
 	if timed_out:
+		why = (f'no output for {OOPS_GRACE} s after a kernel oops' if oops_at is not None
+		       else 'the timeout')
 		results.append(Test('no timeout', ok=False,
-				    diag=[f'# killed after {timeout} s'] +
+				    diag=[f'# killed after {timeout} s ({why})'] +
 				    ['# ' + l for l in console.splitlines()[-15:]]))
 	elif proc.returncode:
 		results.append(Test('QEMU exit status', ok=False,
