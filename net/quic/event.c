@@ -147,19 +147,22 @@ void quic_event_stream_max_data(struct sock *sk, s64 id, u64 max_data)
  * @uni: the limit of unidirectional streams
  * @max_streams: the new cumulative count (RFC 9000 Section 19.11)
  *
- * Reported as the highest stream ID of that type we may now open: the
- * type bits say which limit moved, the rest how far.
+ * draft-lxin-quic-socket-apis, QUIC_EVENT_STREAM_MAX_STREAM: the type of
+ * the streams limited in the two low bits, the new count above them
+ * (max_stream >> 2). A stream of ours of that type may be opened when its
+ * ID is below the value.
  */
 void quic_event_max_streams(struct sock *sk, bool uni, u64 max_streams)
 {
-	u64 id;
+	u64 max_stream;
 
 	if (!max_streams)
 		return;
-	id = ((max_streams - 1) << 2) | (uni ? QUIC_STREAM_TYPE_UNI_MASK : 0) |
-	     (quic_streams(sk)->is_serv ? QUIC_STREAM_TYPE_SERVER_MASK : 0);
-	quic_event_queue(sk, QUIC_EVENT_STREAM_MAX_STREAM, &id, sizeof(id));
+	max_stream = (max_streams << 2) | (uni ? QUIC_STREAM_TYPE_UNI_MASK : 0) |
+		     (quic_streams(sk)->is_serv ? QUIC_STREAM_TYPE_SERVER_MASK : 0);
+	quic_event_queue(sk, QUIC_EVENT_STREAM_MAX_STREAM, &max_stream, sizeof(max_stream));
 }
+EXPORT_SYMBOL_IF_QUIC_KUNIT(quic_event_max_streams);
 
 /**
  * quic_event_close - the peer closed the connection (CONNECTION_CLOSE)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * KUnit suite quic_event: which stream state changes become
- * QUIC_EVENT_STREAM_UPDATE notifications (event.c).
+ * QUIC_EVENT_STREAM_UPDATE notifications (event.c), and the value of
+ * QUIC_EVENT_STREAM_MAX_STREAM.
  *
  * draft-lxin-quic-socket-apis, "QUIC_EVENT_STREAM_UPDATE": "Only
  * notifications with one of the following states are delivered": on the
@@ -187,11 +188,48 @@ static void event_stream_update_needs_the_event_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_next_state(test, sk, NULL), -1);
 }
 
+/* draft-lxin-quic-socket-apis, QUIC_EVENT_STREAM_MAX_STREAM: "The stream
+ * type is encoded in the first 2 bits, and the maximum stream limit is
+ * calculated by shifting max_stream right by 2 bits": the peer's new
+ * MAX_STREAMS count, with the type of the streams it limits (ours: a
+ * client's unidirectional ones here).
+ */
+static void event_max_stream_is_the_limit_shifted_by_two(struct kunit *test)
+{
+	struct sock *sk = quic_kunit_socket(test, AF_INET, SOCK_DGRAM)->sk;
+	struct quic_event_option ev = { .type = QUIC_EVENT_STREAM_MAX_STREAM, .on = 1 };
+	struct quic_inq_rinfo ri;
+	u64 max_stream;
+	u8 buf[16];
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, quic_kernel_setsockopt(sk, QUIC_SOCKOPT_EVENT, &ev, sizeof(ev)), 0);
+	lock_sock(sk);
+	quic_event_max_streams(sk, true, 5);
+	quic_event_max_streams(sk, false, 7);
+	ret = quic_inq_read_buf(quic_inq(sk), quic_streams(sk), buf, sizeof(buf), &ri);
+	release_sock(sk);
+	KUNIT_ASSERT_EQ(test, ret, 1 + (int)sizeof(max_stream));
+	KUNIT_EXPECT_EQ(test, buf[0], QUIC_EVENT_STREAM_MAX_STREAM);
+	memcpy(&max_stream, buf + 1, sizeof(max_stream));
+	KUNIT_EXPECT_EQ(test, max_stream >> 2, 5ULL);
+	KUNIT_EXPECT_EQ(test, max_stream & QUIC_STREAM_TYPE_MASK, QUIC_STREAM_TYPE_UNI_MASK);
+
+	lock_sock(sk);
+	ret = quic_inq_read_buf(quic_inq(sk), quic_streams(sk), buf, sizeof(buf), &ri);
+	release_sock(sk);
+	KUNIT_ASSERT_EQ(test, ret, 1 + (int)sizeof(max_stream));
+	memcpy(&max_stream, buf + 1, sizeof(max_stream));
+	KUNIT_EXPECT_EQ(test, max_stream >> 2, 7ULL);
+	KUNIT_EXPECT_EQ(test, max_stream & QUIC_STREAM_TYPE_MASK, 0ULL);
+}
+
 static struct kunit_case event_test_cases[] = {
 	KUNIT_CASE(event_stream_update_delivers_only_the_listed_states),
 	KUNIT_CASE(event_stream_update_recv_once_for_the_first_pending_data),
 	KUNIT_CASE(event_stream_update_carries_code_and_final_size),
 	KUNIT_CASE(event_stream_update_needs_the_event_enabled),
+	KUNIT_CASE(event_max_stream_is_the_limit_shifted_by_two),
 	{}
 };
 

@@ -872,8 +872,6 @@ const struct api_known api_known[] = {
 	  "a lone listener without ALPN takes any client; TLS decides" SEE_DOCS },
 	{ "QUIC_EVENT_STREAM_MAX_DATA: a non-blocking send on a flow-blocked stream fails with ENOSPC",
 	  "a flow-blocked stream queues until sndbuf is full, then EAGAIN" SEE_DOCS },
-	{ "QUIC_EVENT_STREAM_MAX_STREAM: max_stream >> 2 is the new stream limit",
-	  "max_stream is the highest stream ID allowed, not limit << 2 | type" SEE_DOCS },
 	{ "QUIC_EVENT_CONNECTION_CLOSE: the phrase follows frame and reserved[3] (offset 8)",
 	  "quic_connection_close has the phrase at offset 5" SEE_DOCS },
 	{ "QUIC_SOCKOPT_CONNECTION_CLOSE: the phrase at offset 8 (after frame and reserved[3])",
