@@ -73,7 +73,7 @@ static int quic_peel_release(struct socket *sock)
 		return 0;
 	ps = quic_peel_sk(sk);
 	if (ps->conn) {
-		quic_msg_stream_end(ps->conn, ps->id, SHUTDOWN_MASK & ~READ_ONCE(sk->sk_shutdown));
+		quic_msg_stream_end(ps->conn, ps->id, SHUTDOWN_MASK, &sk->sk_shutdown);
 		sock_put(ps->conn);
 		if (ps->file)
 			fput(ps->file);
@@ -125,14 +125,11 @@ static __poll_t quic_peel_poll(struct file *file, struct socket *sock, poll_tabl
 static int quic_peel_shutdown(struct socket *sock, int how)
 {
 	struct quic_peel_sock *ps = quic_peel_sk(sock->sk);
-	int mask;
 
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
-	mask = (how + 1) & ~READ_ONCE(sock->sk->sk_shutdown);
-	WRITE_ONCE(sock->sk->sk_shutdown, sock->sk->sk_shutdown | mask);
-	if (mask)
-		quic_msg_stream_end(ps->conn, ps->id, mask);
+	/* SHUT_RD, SHUT_WR, SHUT_RDWR are RCV_SHUTDOWN, SEND_SHUTDOWN or both, less one. */
+	quic_msg_stream_end(ps->conn, ps->id, how + 1, &sock->sk->sk_shutdown);
 	return 0;
 }
 
@@ -178,7 +175,8 @@ static int quic_peel_alloc(struct sock *sk, struct socket **sockp)
 	err = sock_create_lite(sk->sk_family, sk->sk_type, IPPROTO_QUIC, &sock);
 	if (err)
 		return err;
-	nsk = sk_alloc(sock_net(sk), sk->sk_family, GFP_KERNEL, &quic_peel_prot,
+	/* Charged to the caller's memory cgroup, as socket slabs are. */
+	nsk = sk_alloc(sock_net(sk), sk->sk_family, GFP_KERNEL_ACCOUNT, &quic_peel_prot,
 		       !sk->sk_net_refcnt);
 	if (!nsk) {
 		sock_release(sock);

@@ -1004,6 +1004,9 @@ __poll_t quic_msg_stream_poll(struct sock *sk, s64 id)
  * @how: SEND_SHUTDOWN: a FIN ends the sending part; RCV_SHUTDOWN:
  *	STOP_SENDING (error code 0) asks the peer to stop, and what is
  *	queued for the stream is read away so that its credit returns
+ * @done: the stream socket's sk_shutdown: the parts of @how already in it
+ *	are not ended again, and @how is added to it (under the connection's
+ *	lock, so that concurrent calls end each part once)
  *
  * draft-lxin-quic-socket-apis, QUIC_SOCKOPT_STREAM_PEELOFF: close() and
  * shutdown() of the stream's socket, "if permitted by the stream state
@@ -1011,7 +1014,7 @@ __poll_t quic_msg_stream_poll(struct sock *sk, s64 id)
  *
  * Context: process context; takes the socket lock.
  */
-void quic_msg_stream_end(struct sock *sk, s64 id, int how)
+void quic_msg_stream_end(struct sock *sk, s64 id, u8 how, u8 *done)
 {
 	struct quic_frame f = { .type = QUIC_FRAME_STOP_SENDING };
 	struct quic_inq_rinfo ri;
@@ -1020,8 +1023,13 @@ void quic_msg_stream_end(struct sock *sk, s64 id, int how)
 	bool queued = false;
 
 	lock_sock(sk);
+	how &= ~*done;
+	WRITE_ONCE(*done, *done | how);
+	/* Only an established connection has streams to end. */
+	if (!how || !quic_is_established(sk))
+		goto out;
 	s = quic_stream_find(quic_streams(sk), id);
-	if (!s || !quic_is_established(sk))
+	if (!s)
 		goto out;
 	if ((how & SEND_SHUTDOWN) && (s->send.state == QUIC_STREAM_SEND_STATE_READY ||
 				      s->send.state == QUIC_STREAM_SEND_STATE_SEND)) {

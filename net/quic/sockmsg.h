@@ -34,6 +34,6 @@ int quic_msg_stream_sendmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t 
 int quic_msg_stream_recvmsg(struct sock *sk, s64 id, struct msghdr *msg, size_t len,
 			    int flags, long timeo);
 __poll_t quic_msg_stream_poll(struct sock *sk, s64 id);
-void quic_msg_stream_end(struct sock *sk, s64 id, int how);
+void quic_msg_stream_end(struct sock *sk, s64 id, u8 how, u8 *done);
 
 #endif /* __net_quic_sockmsg_h__ */

@@ -80,15 +80,25 @@ static void peel_wait_arrived(struct kunit *test, struct socket *sock, s64 id, u
 
 /* Writes on the stream socket go on its stream, with no QUIC_STREAM_INFO;
  * close() ends the stream with a FIN, which the peer reads as its end.
+ * Its addresses are the connection's.
  */
 static void peel_writes_go_on_the_stream_and_close_sends_fin(struct kunit *test)
 {
+	struct sockaddr_storage a, b;
 	struct conn_pair p = {};
 	struct socket *ss;
 
 	conn_handshake(test, &peel_v4, 63051, &p);
 	KUNIT_ASSERT_EQ(test, conn_send_stream(p.client, 0, MSG_STREAM_NEW, "ab", 2), 2);
 	ss = peel(test, p.client, 0);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	KUNIT_EXPECT_EQ(test, kernel_getpeername(ss, (struct sockaddr *)&a),
+			kernel_getpeername(p.client, (struct sockaddr *)&b));
+	KUNIT_EXPECT_MEMEQ(test, &a, &b, sizeof(struct sockaddr_in));
+	KUNIT_EXPECT_EQ(test, kernel_getsockname(ss, (struct sockaddr *)&a),
+			kernel_getsockname(p.client, (struct sockaddr *)&b));
+	KUNIT_EXPECT_MEMEQ(test, &a, &b, sizeof(struct sockaddr_in));
 	KUNIT_EXPECT_EQ(test, peel_send(ss, "cdef", 4, 0), 4);
 	KUNIT_EXPECT_EQ(test, peel_send(ss, "g", 1, 0), 1);
 	kunit_release_action(test, conn_sock_release, ss);
