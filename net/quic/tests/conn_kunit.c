@@ -1375,11 +1375,13 @@ static int conn_ids_not_of_len(struct sock *sk, struct quic_conn_id_set *set, u3
 }
 
 /* The socket API draft's Security section: the connection IDs an endpoint
- * makes carry at least 128 random bits. The Destination Connection ID the
- * client picks for its first Initial (RFC 9000 Section 7.2), and every
- * source ID of either end, are 16 bytes, and the peer holds them so.
+ * makes carry at least 128 random bits. Their source, get_random_bytes(),
+ * is not something a test can judge; their length is: the Destination
+ * Connection ID the client picks for its first Initial (RFC 9000 Section
+ * 7.2), and every source ID of either end, are 16 bytes, and the peer
+ * holds them so.
  */
-static void conn_ids_we_make_have_128_random_bits(struct kunit *test)
+static void conn_ids_we_make_are_16_bytes(struct kunit *test)
 {
 	struct conn_pair p = {};
 	struct sock *c, *s;
@@ -1466,7 +1468,7 @@ static void conn_cid_source_active_is_switched_and_read_back(struct kunit *test)
 static struct kunit_case conn_test_cases[] = {
 	KUNIT_CASE(conn_recv_peek_leaves_the_data_queued),
 	KUNIT_CASE(conn_recv_waitall_waits_for_the_whole_length),
-	KUNIT_CASE(conn_ids_we_make_have_128_random_bits),
+	KUNIT_CASE(conn_ids_we_make_are_16_bytes),
 	KUNIT_CASE(conn_cid_source_active_is_switched_and_read_back),
 	KUNIT_CASE_PARAM(conn_handshake_then_data_both_ways, conn_case_gen_params),
 	KUNIT_CASE(conn_several_streams_each_way),
